@@ -1,0 +1,85 @@
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# hotpath build: the C library and runner (everything timed), the C tests,
+# and the Python environment. `make help` lists the targets.
+#
+# No global -march: every instruction-set-specific function carries its own
+# __attribute__((target(...))) and is chosen at run time from cpuid, so one
+# build runs (and tests each path it can) on any x86-64 machine.
+
+BUILD ?= build
+CC ?= gcc
+CFLAGS_COMMON := -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
+	-fno-strict-aliasing -fno-plt -Ic/include
+CFLAGS ?=
+ALL_CFLAGS = $(CFLAGS_COMMON) $(LAB_CFLAGS) $(CFLAGS)
+LDLIBS_COMMON := -ldl -lm
+ALL_LDLIBS = $(LAB_LDLIBS) $(LDLIBS_COMMON)
+VENV ?= .venv
+
+# Each lab may add flags and libraries for its peers (optional packages
+# detected here, never required): c/<lab>/lab.mk.
+LAB_CFLAGS :=
+LAB_LDLIBS :=
+-include $(wildcard c/*/lab.mk)
+
+LIB_SRCS := $(filter-out c/bench/runner.c,$(wildcard c/bench/*.c c/*/*.c))
+LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)
+TEST_SRCS := $(wildcard tests/c/test_*.c)
+TEST_BINS := $(TEST_SRCS:tests/c/%.c=$(BUILD)/tests/%)
+HEADERS := $(wildcard c/include/hotpath/*.h c/*/*.h tests/c/*.h)
+
+.PHONY: all build test test-c test-py lint setup help clean
+all build: $(BUILD)/hotpath-bench $(BUILD)/libhotpath.so $(BUILD)/user-cflags $(TEST_BINS)
+
+$(BUILD)/obj/%.o: %.c $(HEADERS) $(wildcard c/*/lab.mk)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libhotpath.a: $(LIB_OBJS)
+	@rm -f $@
+	ar rcs $@ $^
+
+$(BUILD)/libhotpath.so: $(LIB_OBJS)
+	$(CC) -shared -o $@ $^ $(ALL_LDLIBS)
+
+$(BUILD)/hotpath-bench: $(BUILD)/obj/c/bench/runner.o $(BUILD)/libhotpath.a
+	$(CC) -rdynamic -o $@ $^ $(ALL_LDLIBS)
+
+# The flags a user's --with FILE.c is compiled with: the library's own.
+$(BUILD)/user-cflags: Makefile $(wildcard c/*/lab.mk)
+	@mkdir -p $(BUILD)
+	@echo "$(CFLAGS_COMMON) $(CFLAGS) -I$(CURDIR)/c/include" > $@
+
+$(BUILD)/tests/%: tests/c/%.c $(BUILD)/libhotpath.a $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/c -Ic/bench -o $@ $< $(BUILD)/libhotpath.a $(ALL_LDLIBS)
+
+test-c: $(TEST_BINS)
+	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
+
+$(VENV)/.stamp: pyproject.toml scripts/setup.sh
+	./scripts/setup.sh --deps-only
+	@touch $@
+
+test-py: $(VENV)/.stamp all
+	$(VENV)/bin/python -m pytest -q tests/py
+
+lint: $(VENV)/.stamp
+	$(VENV)/bin/ruff check python tests/py
+	$(VENV)/bin/ruff format --check python tests/py
+	$(VENV)/bin/mypy python/hotpath
+
+# The whole test suite: C tests, Python tests, lint and types.
+test: test-c test-py lint
+
+setup:
+	./scripts/setup.sh
+
+clean:
+	rm -rf $(BUILD)
+
+help:
+	@echo "make            build the library, runner and C tests into $(BUILD)/"
+	@echo "make test       the whole test suite (C, Python, lint, types)"
+	@echo "make setup      install dependencies into $(VENV)/ and build"

@@ -1,0 +1,108 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * What this CPU can run: cpuid once, checked against what the OS enables
+ * in XCR0 (a CPU with AVX-512 under a kernel or hypervisor that does not
+ * save its state cannot run AVX-512 code).
+ */
+#include <hotpath/bench.h>
+#include "engine.h"
+
+#include <cpuid.h>
+#include <string.h>
+
+static const char *const feature_names[HP_CPU_NFEATURES] = {
+	"sse4.2", "pclmulqdq", "avx2", "bmi2", "adx",
+	"avx512f", "avx512bw", "avx512vl", "vpclmulqdq",
+};
+
+const char *hp_cpu_feature_name(unsigned bit)
+{
+	return bit < HP_CPU_NFEATURES ? feature_names[bit] : "?";
+}
+
+static uint64_t xgetbv0(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+	return ((uint64_t)hi << 32) | lo;
+}
+
+static uint32_t detect(void)
+{
+	unsigned a, b, c, d, b7 = 0, c7 = 0;
+	uint32_t f = 0;
+	int ymm = 0, zmm = 0;
+
+	if (!__get_cpuid(1, &a, &b, &c, &d))
+		return 0;
+	if (c & bit_SSE4_2)
+		f |= HP_CPU_SSE42;
+	if (c & bit_PCLMUL)
+		f |= HP_CPU_PCLMUL;
+	if (c & bit_OSXSAVE) {
+		uint64_t xcr0 = xgetbv0();
+
+		ymm = (xcr0 & 0x6) == 0x6;
+		zmm = ymm && (xcr0 & 0xe0) == 0xe0;
+	}
+	if (__get_cpuid_max(0, NULL) >= 7)
+		__cpuid_count(7, 0, a, b7, c7, d);
+	if (ymm && (b7 & bit_AVX2))
+		f |= HP_CPU_AVX2;
+	if (b7 & bit_BMI2)
+		f |= HP_CPU_BMI2;
+	if (b7 & bit_ADX)
+		f |= HP_CPU_ADX;
+	if (zmm && (b7 & bit_AVX512F))
+		f |= HP_CPU_AVX512F;
+	if (zmm && (b7 & bit_AVX512BW))
+		f |= HP_CPU_AVX512BW;
+	if (zmm && (b7 & bit_AVX512VL))
+		f |= HP_CPU_AVX512VL;
+	if (zmm && (c7 & bit_VPCLMULQDQ))
+		f |= HP_CPU_VPCLMUL;
+	return f;
+}
+
+uint32_t hp_cpu_features(void)
+{
+	static uint32_t cached;
+	static int done;
+
+	if (!done) {
+		cached = detect();
+		done = 1;
+	}
+	return cached;
+}
+
+void hp_cpu_identify(struct hp_cpu_id *id)
+{
+	unsigned a = 0, b = 0, c = 0, d = 0, fam, mod;
+	uint32_t regs[12];
+
+	memset(id, 0, sizeof(*id));
+	__get_cpuid(0, &a, &b, &c, &d);
+	memcpy(id->vendor, &b, 4);
+	memcpy(id->vendor + 4, &d, 4);
+	memcpy(id->vendor + 8, &c, 4);
+	__get_cpuid(1, &a, &b, &c, &d);
+	fam = (a >> 8) & 0xf;
+	mod = (a >> 4) & 0xf;
+	if (fam == 0xf)
+		fam += (a >> 20) & 0xff;
+	if (fam >= 6)
+		mod |= ((a >> 16) & 0xf) << 4;
+	id->family = fam;
+	id->model = mod;
+	id->stepping = a & 0xf;
+	if (__get_cpuid_max(0x80000000, NULL) >= 0x80000004) {
+		for (unsigned i = 0; i < 3; i++)
+			__get_cpuid(0x80000002 + i, &regs[4 * i],
+				    &regs[4 * i + 1], &regs[4 * i + 2],
+				    &regs[4 * i + 3]);
+		memcpy(id->brand, regs, 48);
+		id->brand[48] = 0;
+	}
+}

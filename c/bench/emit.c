@@ -1,0 +1,243 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The runner's JSON output (schema hotpath.bench/1, docs/runner-protocol.md).
+ */
+#include "runner.h"
+
+#include <string.h>
+
+const char *const hp_mode_names[HP_NMODES] = {
+	"latency", "throughput", "fenced",
+};
+
+static void emit_features(struct hp_json *j, uint32_t bits)
+{
+	hp_json_arr_begin(j);
+	for (unsigned b = 0; b < HP_CPU_NFEATURES; b++)
+		if (bits & (1u << b))
+			hp_json_str(j, hp_cpu_feature_name(b));
+	hp_json_arr_end(j);
+}
+
+void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz)
+{
+	struct hp_cpu_id id;
+
+	hp_cpu_identify(&id);
+	hp_json_key(j, "cpu");
+	hp_json_obj_begin(j);
+	hp_json_key(j, "vendor");
+	hp_json_str(j, id.vendor);
+	hp_json_key(j, "family");
+	hp_json_uint(j, id.family);
+	hp_json_key(j, "model");
+	hp_json_uint(j, id.model);
+	hp_json_key(j, "stepping");
+	hp_json_uint(j, id.stepping);
+	hp_json_key(j, "brand");
+	hp_json_str(j, id.brand);
+	hp_json_key(j, "features");
+	emit_features(j, hp_cpu_features());
+	hp_json_key(j, "pinned_cpu");
+	if (pinned >= 0)
+		hp_json_int(j, pinned);
+	else
+		hp_json_null(j);
+	hp_json_key(j, "core_hz_estimate");
+	if (core_hz > 0)
+		hp_json_num(j, core_hz);
+	else
+		hp_json_null(j);
+	hp_json_obj_end(j);
+}
+
+static const char *const flag_names[] = { "no_latency", "peer", "user" };
+
+void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
+		     const struct hp_variant_result *r)
+{
+	const struct hp_variant *v = r->v;
+
+	hp_json_obj_begin(j);
+	hp_json_key(j, "name");
+	hp_json_str(j, v->name);
+	hp_json_key(j, "desc");
+	hp_json_str(j, v->desc ? v->desc : "");
+	hp_json_key(j, "origin");
+	hp_json_str(j, v->origin ? v->origin : "");
+	hp_json_key(j, "needs");
+	emit_features(j, v->needs);
+	hp_json_key(j, "flags");
+	hp_json_arr_begin(j);
+	for (unsigned b = 0; b < 3; b++)
+		if (v->flags & (1u << b))
+			hp_json_str(j, flag_names[b]);
+	hp_json_arr_end(j);
+	hp_json_key(j, "mode_note");
+	hp_json_str(j, v->mode_note);
+	hp_json_key(j, "domain");
+	hp_json_obj_begin(j);
+	hp_json_key(j, "min_len");
+	hp_json_uint(j, v->min_len);
+	hp_json_key(j, "max_len");
+	if (v->max_len)
+		hp_json_uint(j, v->max_len);
+	else
+		hp_json_null(j);
+	hp_json_obj_end(j);
+	hp_json_key(j, "promise");
+	hp_json_str(j, p->promise_name(v->promise));
+	hp_json_key(j, "status");
+	hp_json_str(j, r->status);
+	hp_json_key(j, "reason");
+	hp_json_str(j, r->reason);
+	hp_json_key(j, "checked_cases");
+	hp_json_uint(j, r->ncases);
+	hp_json_key(j, "failure");
+	if (strcmp(r->status, "wrong")) {
+		hp_json_null(j);
+	} else {
+		hp_json_obj_begin(j);
+		hp_json_key(j, "len");
+		hp_json_uint(j, r->fail.len);
+		hp_json_key(j, "align");
+		hp_json_uint(j, r->fail.align);
+		hp_json_key(j, "seed");
+		hp_json_uint(j, r->fail.seed);
+		hp_json_key(j, "expected");
+		hp_json_uint(j, r->fail.expected);
+		hp_json_key(j, "got");
+		hp_json_uint(j, r->fail.got);
+		hp_json_key(j, "what");
+		hp_json_str(j, r->fail.what);
+		hp_json_obj_end(j);
+	}
+	hp_json_obj_end(j);
+}
+
+static void emit_clock(struct hp_json *j, const struct hp_run *run)
+{
+	const struct hp_clock_result *c = &run->clk;
+
+	hp_json_key(j, "clock");
+	hp_json_obj_begin(j);
+	hp_json_key(j, "source");
+	hp_json_str(j, "tsc");
+	hp_json_key(j, "unit");
+	hp_json_str(j, run->so.unit_ticks ? "ticks" : "cycles");
+	hp_json_key(j, "unit_long");
+	hp_json_str(j, run->so.unit_ticks
+		? "TSC ticks (not core cycles)"
+		: "core cycles (calibrated against a dependent add chain, from TSC)");
+	hp_json_key(j, "tsc_hz");
+	hp_json_num(j, run->tsc_hz);
+	hp_json_key(j, "tsc_granularity_ticks");
+	hp_json_num(j, run->tsc_step);
+	hp_json_key(j, "ticks_per_cycle");
+	hp_json_arr_begin(j);
+	for (unsigned b = 0; b < c->nbatches; b++)
+		hp_json_num(j, c->tpc[b]);
+	hp_json_arr_end(j);
+	hp_json_key(j, "timer_overhead_ticks");
+	hp_json_num(j, c->timer_overhead);
+	hp_json_key(j, "fenced_empty_ticks");
+	hp_json_num(j, c->fenced_empty);
+	hp_json_key(j, "perf_cycles");
+	hp_json_obj_begin(j);
+	hp_json_key(j, "available");
+	hp_json_bool(j, run->perf_cpa > 0);
+	hp_json_key(j, "reason");
+	hp_json_str(j, run->perf_why);
+	hp_json_key(j, "cycles_per_add");
+	if (run->perf_cpa > 0)
+		hp_json_num(j, run->perf_cpa);
+	else
+		hp_json_null(j);
+	hp_json_obj_end(j);
+	hp_json_obj_end(j);
+}
+
+static void emit_figure(struct hp_json *j, const struct hp_job *jb,
+			unsigned rounds)
+{
+	hp_json_obj_begin(j);
+	hp_json_key(j, "variant");
+	hp_json_str(j, jb->v->name);
+	hp_json_key(j, "size");
+	hp_json_uint(j, jb->size);
+	hp_json_key(j, "align");
+	hp_json_uint(j, jb->align);
+	hp_json_key(j, "mode");
+	hp_json_str(j, hp_mode_names[jb->mode]);
+	hp_json_key(j, "status");
+	hp_json_str(j, jb->status);
+	hp_json_key(j, "reason");
+	hp_json_str(j, jb->reason);
+	hp_json_key(j, "calls_per_sample");
+	hp_json_uint(j, jb->n);
+	hp_json_key(j, "values");
+	hp_json_arr_begin(j);
+	for (unsigned r = 0; jb->values && r < rounds; r++)
+		hp_json_num(j, jb->values[r]);
+	hp_json_arr_end(j);
+	hp_json_key(j, "ticks");
+	hp_json_arr_begin(j);
+	for (unsigned r = 0; jb->ticks && r < rounds; r++)
+		hp_json_num(j, jb->ticks[r]);
+	hp_json_arr_end(j);
+	hp_json_obj_end(j);
+}
+
+void hp_emit_run(struct hp_json *j, const struct hp_run *run)
+{
+	const struct hp_primitive *p = run->p;
+	int timed = !strcmp(run->command, "run");
+	double tpc = 0;
+
+	if (timed && run->clk.nbatches) {
+		double tmp[run->clk.nbatches];
+
+		memcpy(tmp, run->clk.tpc, sizeof(tmp));
+		tpc = hp_median(tmp, run->clk.nbatches);
+	}
+	hp_json_obj_begin(j);
+	hp_json_key(j, "schema");
+	hp_json_str(j, "hotpath.bench/1");
+	hp_json_key(j, "command");
+	hp_json_str(j, run->command);
+	hp_json_key(j, "primitive");
+	hp_json_str(j, p->name);
+	hp_json_key(j, "lab");
+	hp_json_str(j, p->lab);
+	hp_json_key(j, "seed_name");
+	hp_json_str(j, p->seed_name);
+	if (timed)
+		emit_clock(j, run);
+	hp_emit_cpu(j, run->pinned, tpc > 0 ? run->tsc_hz / tpc : 0);
+	hp_json_key(j, "settings");
+	hp_json_obj_begin(j);
+	hp_json_key(j, "rounds");
+	hp_json_uint(j, run->so.rounds);
+	hp_json_key(j, "warmup_rounds");
+	hp_json_uint(j, run->so.warmup);
+	hp_json_key(j, "burst_ticks");
+	hp_json_uint(j, run->so.burst_ticks);
+	hp_json_key(j, "batch_rounds");
+	hp_json_uint(j, run->so.batch);
+	hp_json_key(j, "rng_seed");
+	hp_json_uint(j, run->rng_seed);
+	hp_json_obj_end(j);
+	hp_json_key(j, "variants");
+	hp_json_arr_begin(j);
+	for (size_t i = 0; i < run->nvr; i++)
+		hp_emit_variant(j, p, &run->vr[i]);
+	hp_json_arr_end(j);
+	if (timed) {
+		hp_json_key(j, "figures");
+		hp_json_arr_begin(j);
+		for (size_t i = 0; i < run->njobs; i++)
+			emit_figure(j, &run->jobs[i], run->so.rounds);
+		hp_json_arr_end(j);
+	}
+	hp_json_obj_end(j);
+}

@@ -1,0 +1,114 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The engine's internal interfaces, shared by the runner's files only:
+ * clock and calibration, the correctness gate, the sampler, JSON output.
+ */
+#ifndef HOTPATH_ENGINE_H
+#define HOTPATH_ENGINE_H
+
+#include <hotpath/bench.h>
+#include <stdio.h>
+
+struct hp_cpu_id {
+	char vendor[13];
+	char brand[49];
+	unsigned family, model, stepping;
+};
+
+void hp_cpu_identify(struct hp_cpu_id *id);
+
+/* ---- clock.c ---- */
+double hp_tsc_hz(void);
+double hp_tsc_granularity(void);	/* smallest TSC step, ticks */
+/* One calibration sample: TSC ticks for @reps x 100 dependent adds. */
+uint64_t hp_calib_burst(unsigned reps);
+/* Repetitions that make one calibration sample last about @ticks. */
+unsigned hp_calib_reps(uint64_t ticks);
+/* Second clock: perf cycles per dependent add, or < 0 with *why set. */
+double hp_perf_cycles_per_add(const char **why);
+/* Pin to @cpu (-1: the last CPU allowed); returns the CPU or -1. */
+int hp_pin_cpu(int cpu);
+
+/* ---- gate.c ---- */
+struct hp_gate_opts {
+	const size_t *sizes;	/* extra lengths the run will time */
+	size_t nsizes;
+	const size_t *aligns;	/* extra alignments */
+	size_t naligns;
+	uint64_t rng_seed;
+};
+
+/* Checks @v against the primitive's reference; 0 when it matched every
+ * case, else fills *fail. *ncases counts the cases run. */
+int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
+	    const struct hp_gate_opts *o, struct hp_failure *fail,
+	    unsigned long *ncases);
+
+/* ---- sampler.c ---- */
+struct hp_job {
+	const struct hp_variant *v;
+	size_t size, align;
+	enum hp_mode mode;
+	const char *status;	/* "ok", "n/a", "not timed" */
+	const char *reason;
+	unsigned n;		/* calls per sample */
+	double *ticks;		/* per call, overhead subtracted, per sample */
+	double *values;		/* the same in the reported unit */
+};
+
+struct hp_sampler_opts {
+	unsigned rounds, warmup, batch;
+	uint64_t burst_ticks;	/* target length of one sample */
+	int unit_ticks;		/* report TSC ticks instead of cycles */
+	int progress;		/* "progress DONE TOTAL" lines on stderr */
+	uint64_t seed;		/* chained input of the first call */
+};
+
+struct hp_clock_result {
+	double timer_overhead;	/* ticks of an empty timed region */
+	double fenced_empty;	/* ticks per fenced empty call (median) */
+	double *tpc;		/* ticks per cycle, one per batch */
+	unsigned nbatches;
+};
+
+/* Times every job with status "ok"; buffers at @base + job->align. */
+int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
+	      size_t njobs, const uint8_t *base,
+	      const struct hp_sampler_opts *o, struct hp_clock_result *clk);
+double hp_median(double *v, size_t n);	/* sorts v */
+
+/* ---- rng ---- */
+static inline uint64_t hp_rng_next(uint64_t *s)
+{
+	/* splitmix64: good enough for test data, one line of state */
+	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
+
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+	return z ^ (z >> 31);
+}
+
+void hp_fill_random(uint8_t *buf, size_t len, uint64_t *state);
+
+/* ---- json.c: a streaming writer that places the commas itself ---- */
+struct hp_json {
+	FILE *f;
+	int depth;
+	unsigned char first[64];
+	int after_key;
+};
+
+void hp_json_init(struct hp_json *j, FILE *f);
+void hp_json_obj_begin(struct hp_json *j);
+void hp_json_obj_end(struct hp_json *j);
+void hp_json_arr_begin(struct hp_json *j);
+void hp_json_arr_end(struct hp_json *j);
+void hp_json_key(struct hp_json *j, const char *k);
+void hp_json_str(struct hp_json *j, const char *s);	/* NULL -> null */
+void hp_json_num(struct hp_json *j, double v);
+void hp_json_uint(struct hp_json *j, uint64_t v);
+void hp_json_int(struct hp_json *j, long long v);
+void hp_json_bool(struct hp_json *j, int v);
+void hp_json_null(struct hp_json *j);
+
+#endif /* HOTPATH_ENGINE_H */

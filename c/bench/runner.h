@@ -1,0 +1,55 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * The runner's command-line options and its result, shared between the
+ * argument parser (runner.c) and the JSON emitter (emit.c).
+ */
+#ifndef HOTPATH_RUNNER_H
+#define HOTPATH_RUNNER_H
+
+#include "engine.h"
+
+#define HP_MAX_LIST 256
+#define HP_MAX_SIZE (1ul << 30)
+
+struct hp_variant_result {
+	const struct hp_variant *v;
+	const char *status;	/* ok, wrong, skipped, unavailable */
+	const char *reason;
+	struct hp_failure fail;
+	unsigned long ncases;
+	char reason_buf[160];
+};
+
+struct hp_run {
+	const char *command;
+	const struct hp_primitive *p;
+	size_t sizes[HP_MAX_LIST], nsizes;
+	size_t aligns[HP_MAX_LIST], naligns;
+	int modes[HP_NMODES];
+	const char *variants[HP_MAX_LIST];
+	size_t nvariants;
+	const char *with[HP_MAX_LIST];
+	size_t nwith;
+	int cpu;
+	struct hp_sampler_opts so;
+	uint64_t rng_seed;
+
+	/* results */
+	struct hp_variant_result *vr;
+	size_t nvr;
+	struct hp_job *jobs;
+	size_t njobs;
+	struct hp_clock_result clk;
+	double tsc_hz;
+	double tsc_step;
+	double perf_cpa;	/* perf cycles per add, < 0 if none */
+	const char *perf_why;
+	int pinned;
+};
+
+void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz);
+void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
+		     const struct hp_variant_result *r);
+void hp_emit_run(struct hp_json *j, const struct hp_run *run);
+
+#endif /* HOTPATH_RUNNER_H */

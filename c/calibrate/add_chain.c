@@ -1,0 +1,77 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The add_chain primitive: a call that does exactly @len dependent
+ * one-cycle adds on its input. Timed like any variant, it is the engine's
+ * self-check: N adds must measure N core cycles, 2N twice as many.
+ * The engine's own ticks-per-cycle calibration (c/bench/clock.c) uses the
+ * same instruction, inline, so this checks the harness, not the adder.
+ */
+#include <hotpath/bench.h>
+
+/* @len dependent adds of 1 to @x; @buf unused. */
+static uint64_t add_chain(const void *buf, size_t len, uint64_t x)
+{
+	size_t i;
+
+	for (i = len / 10; i; i--)
+		__asm__("add $1,%0\n\tadd $1,%0\n\tadd $1,%0\n\tadd $1,%0\n\t"
+			"add $1,%0\n\tadd $1,%0\n\tadd $1,%0\n\tadd $1,%0\n\t"
+			"add $1,%0\n\tadd $1,%0"
+			: "+r"(x));
+	for (i = len % 10; i; i--)
+		__asm__("add $1,%0" : "+r"(x));
+	return x;
+}
+
+static uint64_t chain_empty(const void *buf, size_t len, uint64_t x)
+{
+	return x;
+}
+
+typedef uint64_t (*chain_fn)(const void *buf, size_t len, uint64_t x);
+
+static int chain_check(const struct hp_variant *v, const uint8_t *buf,
+		       size_t len, uint64_t seed, uint64_t *expected,
+		       uint64_t *got)
+{
+	*expected = seed + len;
+	*got = ((chain_fn)v->fn)(buf, len, seed);
+	return *expected != *got;
+}
+
+static uint64_t chain_burst(const void *fn_, const uint8_t *buf, size_t len,
+			    uint64_t seed, enum hp_mode mode, unsigned n)
+{
+	chain_fn fn = (chain_fn)fn_;
+	uint64_t x = seed;
+
+	HP_OPAQUE(fn);
+	HP_OPAQUE(len);
+	return HP_BURST_MODES(mode, n, x, fn(buf, len, x));
+}
+
+static const char *chain_promise_name(uint32_t promise)
+{
+	return "returns input + N";
+}
+
+static const struct hp_variant chain_variants[] = {
+	{
+		.name = "adds",
+		.fn = add_chain,
+		.desc = "N dependent one-cycle adds (size = N)",
+		.origin = "hotpath self-check",
+	},
+};
+
+const struct hp_primitive hp_prim_add_chain = {
+	.name = "add_chain",
+	.lab = "calibrate",
+	.seed_name = "x",
+	.variants = chain_variants,
+	.nvariants = 1,
+	.empty_fn = chain_empty,
+	.check = chain_check,
+	.burst = chain_burst,
+	.promise_name = chain_promise_name,
+};

@@ -1,0 +1,191 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * hotpath measurement engine: the primitive and variant descriptions every
+ * lab fills in, the three timing modes, and the helpers a burst function
+ * uses so that the compiler can neither delete nor hoist the timed work.
+ *
+ * A primitive (csum_partial, crc32c, crc32c_combine, ...) is data: a table
+ * of variants (name, function pointer, CPU needs, domain, description,
+ * origin) plus callbacks: check one case against the reference, time one
+ * burst of calls, and name the property a variant promises. A lab groups
+ * the primitives of one hot path. The engine (c/bench/) owns sampling,
+ * calibration, interleaving and the JSON that the Python side reads; a
+ * primitive never reads the clock itself except through HP_TIMED().
+ */
+#ifndef HOTPATH_BENCH_H
+#define HOTPATH_BENCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+enum hp_mode {
+	HP_LATENCY,	/* each call's result is the next call's input */
+	HP_THROUGHPUT,	/* calls independent, results consumed */
+	HP_FENCED,	/* lfence around each call, empty call subtracted */
+	HP_NMODES
+};
+
+extern const char *const hp_mode_names[HP_NMODES];
+
+/* CPU features a variant may need; hp_cpu_features() reports the host's. */
+enum hp_cpu_feature {
+	HP_CPU_SSE42 = 1u << 0,
+	HP_CPU_PCLMUL = 1u << 1,
+	HP_CPU_AVX2 = 1u << 2,
+	HP_CPU_BMI2 = 1u << 3,
+	HP_CPU_ADX = 1u << 4,
+	HP_CPU_AVX512F = 1u << 5,
+	HP_CPU_AVX512BW = 1u << 6,
+	HP_CPU_AVX512VL = 1u << 7,
+	HP_CPU_VPCLMUL = 1u << 8,
+	HP_CPU_NFEATURES = 9
+};
+
+/* Variant flags. */
+enum hp_variant_flag {
+	/* The function ignores its chained input (seed 000's "assume zero
+	 * input sum"): latency mode has no chain to follow. */
+	HP_V_NO_LATENCY = 1u << 0,
+	/* Code from a peer library rather than written here. */
+	HP_V_PEER = 1u << 1,
+	/* Loaded from the user's own file with --with. */
+	HP_V_USER = 1u << 2,
+};
+
+struct hp_variant {
+	const char *name;	/* stable, kebab-case: "kernel-5.17" */
+	const void *fn;		/* signature fixed by the primitive */
+	uint32_t needs;		/* enum hp_cpu_feature bits */
+	uint32_t flags;		/* enum hp_variant_flag bits */
+	size_t min_len;		/* domain: lengths the variant is defined for */
+	size_t max_len;		/* 0 means no upper bound */
+	uint32_t promise;	/* primitive-specific: which property is checked */
+	const char *desc;	/* one line */
+	const char *origin;	/* where the algorithm comes from */
+	const char *mode_note;	/* why a mode is n/a (with HP_V_NO_LATENCY) */
+	const char *unavailable;/* non-NULL: built without it, and why */
+};
+
+/* The first case on which a variant disagreed with the reference. */
+struct hp_failure {
+	size_t len;
+	size_t align;
+	uint64_t seed;
+	uint64_t expected;
+	uint64_t got;
+	const char *what;	/* "mismatch" or "read outside the buffer" */
+};
+
+struct hp_primitive {
+	const char *name;	/* "csum_partial", "crc32c", ... */
+	const char *lab;	/* "csum", "crc32c", "calibrate" */
+	const char *seed_name;	/* what the chained input is: "sum", "crc" */
+	const struct hp_variant *variants;
+	size_t nvariants;
+	/* identity function with the primitive's signature: the empty call */
+	const void *empty_fn;
+	/* 0 when @fn agrees with the reference on this case, else fills
+	 * *expected and *got with the values the promise compares. */
+	int (*check)(const struct hp_variant *v, const uint8_t *buf,
+		     size_t len, uint64_t seed, uint64_t *expected,
+		     uint64_t *got);
+	/* Time @n calls of @fn in @mode; returns elapsed TSC ticks. */
+	uint64_t (*burst)(const void *fn, const uint8_t *buf, size_t len,
+			  uint64_t seed, enum hp_mode mode, unsigned n);
+	/* promise value -> words for the report, e.g. "csum_fold equal" */
+	const char *(*promise_name)(uint32_t promise);
+	/* Optional: sizes the primitive accepts beyond the variant's
+	 * [min_len, max_len] (e.g. multiples of 4); NULL accepts all. */
+	int (*size_ok)(size_t size);
+	/* Optional: sizes timed when the user names none. */
+	const size_t *default_sizes;
+	size_t ndefault_sizes;
+};
+
+/* Primitives the runner knows, NULL-terminated (c/bench/primitives.c). */
+extern const struct hp_primitive *const hp_primitives[];
+const struct hp_primitive *hp_primitive_find(const char *name);
+
+uint32_t hp_cpu_features(void);
+const char *hp_cpu_feature_name(unsigned bit);
+
+/* ---- Clock primitives used inside burst functions ---- */
+
+static inline void hp_lfence(void)
+{
+	__asm__ volatile("lfence" ::: "memory");
+}
+
+/* Start of a timed region: earlier work finished, nothing later started. */
+static inline uint64_t hp_tsc_begin(void)
+{
+	uint32_t lo, hi;
+
+	__asm__ volatile("lfence\n\trdtsc\n\tlfence"
+			 : "=a"(lo), "=d"(hi) :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* End of a timed region: rdtscp waits for earlier instructions. */
+static inline uint64_t hp_tsc_end(void)
+{
+	uint32_t lo, hi, aux;
+
+	__asm__ volatile("rdtscp\n\tlfence"
+			 : "=a"(lo), "=d"(hi), "=c"(aux) :: "memory");
+	return ((uint64_t)hi << 32) | lo;
+}
+
+/* The value must be computed: the compiler cannot drop the call. */
+#define HP_CONSUME(x) __asm__ volatile("" : : "r"(x))
+/* The compiler forgets what it knows about x: no constant folding. */
+#define HP_OPAQUE(x) __asm__ volatile("" : "+r"(x))
+
+/*
+ * HP_TIMED(n, stmt): ticks spent running stmt n times. The loop counter
+ * is not on any data chain that stmt builds, so it overlaps with the work.
+ */
+#define HP_TIMED(n, ...)						\
+	({								\
+		unsigned hp_n_ = (n);					\
+		uint64_t hp_t0_;					\
+		HP_OPAQUE(hp_n_);					\
+		hp_t0_ = hp_tsc_begin();				\
+		for (unsigned hp_i_ = 0; hp_i_ < hp_n_; hp_i_++) {	\
+			__VA_ARGS__;					\
+		}							\
+		hp_tsc_end() - hp_t0_;					\
+	})
+
+/*
+ * HP_BURST_MODES(mode, n, s, call): the body of every burst function.
+ * @s is the chained value (sum, crc) and @call an expression using it:
+ * - latency:    s = call, so each call waits for the previous one;
+ * - throughput: the result is consumed but never fed back;
+ * - fenced:     lfence on both sides of each call, chained as in latency.
+ * Evaluates to the elapsed TSC ticks.
+ */
+#define HP_BURST_MODES(mode, n, s, call)				\
+	({								\
+		__typeof__(s) hp_r_;					\
+		uint64_t hp_t_ = 0;					\
+		switch (mode) {						\
+		case HP_LATENCY:					\
+			hp_t_ = HP_TIMED(n, s = (call));		\
+			break;						\
+		case HP_THROUGHPUT:					\
+			hp_t_ = HP_TIMED(n, hp_r_ = (call);		\
+					 HP_CONSUME(hp_r_));		\
+			break;						\
+		case HP_FENCED:						\
+			hp_t_ = HP_TIMED(n, hp_lfence(); s = (call);	\
+					 hp_lfence());			\
+			break;						\
+		default:						\
+			break;						\
+		}							\
+		HP_CONSUME(s);						\
+		hp_t_;							\
+	})
+
+#endif /* HOTPATH_BENCH_H */

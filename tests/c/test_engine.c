@@ -1,0 +1,155 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * Engine tests: the clock self-check (N dependent adds measure N cycles,
+ * 2N twice N), the guard trap, and the correctness gate catching a wrong
+ * variant and an over-reading one. Only ratios within one run are
+ * asserted; absolute times are never asserted (shared machine).
+ */
+#include "check.h"
+#include "engine.h"
+#include <hotpath/csum.h>
+#include <hotpath/guard.h>
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+extern const struct hp_primitive hp_prim_add_chain;
+extern const struct hp_primitive hp_prim_csum_partial;
+
+static double median_of(const struct hp_job *jb, unsigned n)
+{
+	double *tmp = malloc(n * sizeof(double)), m;
+
+	memcpy(tmp, jb->values, n * sizeof(double));
+	m = hp_median(tmp, n);
+	free(tmp);
+	return m;
+}
+
+static void test_calibration(void)
+{
+	const struct hp_primitive *p = &hp_prim_add_chain;
+	static const size_t n[] = { 50, 100, 200 };
+	struct hp_job jobs[3];
+	struct hp_sampler_opts o = { .rounds = 300, .warmup = 20,
+				     .batch = 50, .seed = 7 };
+	struct hp_clock_result clk;
+	static uint8_t buf[4096];
+
+	hp_pin_cpu(-1);
+	o.burst_ticks = (uint64_t)(10e-6 * hp_tsc_hz());
+	memset(jobs, 0, sizeof(jobs));
+	for (int i = 0; i < 3; i++) {
+		jobs[i].v = &p->variants[0];
+		jobs[i].size = n[i];
+		jobs[i].mode = HP_LATENCY;
+		jobs[i].status = "ok";
+	}
+	CHECK(hp_sample(p, jobs, 3, buf, &o, &clk) == 0, "sampler failed");
+	double m50 = median_of(&jobs[0], o.rounds);
+	double m100 = median_of(&jobs[1], o.rounds);
+	double m200 = median_of(&jobs[2], o.rounds);
+
+	printf("calibration: 50 adds %.2f, 100 adds %.2f, 200 adds %.2f cycles\n",
+	       m50, m100, m200);
+	CHECK(fabs(m100 / 100 - 1) < 0.05, "100 adds measured %.2f cycles", m100);
+	CHECK(fabs(m200 / 200 - 1) < 0.05, "200 adds measured %.2f cycles", m200);
+	CHECK(fabs(m200 / m100 / 2 - 1) < 0.05, "200/100 adds ratio %.3f",
+	      m200 / m100);
+	CHECK(fabs(m100 / m50 / 2 - 1) < 0.05, "100/50 adds ratio %.3f",
+	      m100 / m50);
+	CHECK(clk.nbatches == 6, "6 calibration batches, got %u", clk.nbatches);
+	for (unsigned b = 0; b < clk.nbatches; b++)
+		CHECK(clk.tpc[b] > 0.05 && clk.tpc[b] < 20,
+		      "ticks per cycle %.3f is implausible", clk.tpc[b]);
+}
+
+struct touch {
+	const uint8_t *p;
+	size_t off;
+};
+
+static void touch(void *arg)
+{
+	struct touch *t = arg;
+	volatile uint8_t x = t->p[t->off];
+
+	(void)x;
+}
+
+static void test_guard(void)
+{
+	struct hp_guarded g;
+	uint8_t *b;
+
+	CHECK(hp_guarded_alloc(&g, 100) == 0, "alloc");
+	b = hp_guarded_butt(&g, 10);
+	struct touch in = { b, 9 }, past = { b, 10 }, before = { g.base, 0 };
+
+	CHECK(hp_guarded_call(touch, &in) == 0, "last byte must be readable");
+	CHECK(hp_guarded_call(touch, &past) == -1, "byte past end must fault");
+	before.p = g.base - 1;
+	CHECK(hp_guarded_call(touch, &before) == -1,
+	      "byte before start must fault");
+	for (size_t len = 0; len < 200; len++)
+		for (size_t a = 0; a < 64; a++) {
+			uint8_t *q = hp_guarded_place(&g, len, a);
+
+			if ((uintptr_t)q % 64 != a ||
+			    q + len > g.base + g.size ||
+			    q + len + 64 <= g.base + g.size) {
+				CHECK(0, "place(%zu, %zu) off", len, a);
+				goto out;
+			}
+		}
+	CHECK(1, "placement");
+out:
+	hp_guarded_free(&g);
+}
+
+/* Right except on one case: the gate must name it. */
+static uint32_t wrong_at_77(const void *buf, int len, uint32_t sum)
+{
+	uint32_t r = hp_csum_ref(buf, len, sum);
+
+	return len == 77 ? r + 1 : r;
+}
+
+/* Reads one byte past the end: the gate must catch the over-read. */
+static uint32_t overreads(const void *buf, int len, uint32_t sum)
+{
+	const volatile uint8_t *p = buf;
+
+	if (len)
+		sum += p[len] & 0;
+	return hp_csum_ref(buf, len, sum);
+}
+
+static void test_gate(void)
+{
+	const struct hp_primitive *p = &hp_prim_csum_partial;
+	struct hp_variant wrong = { .name = "wrong", .fn = wrong_at_77 };
+	struct hp_variant over = { .name = "over", .fn = overreads };
+	struct hp_variant k517 = p->variants[1];
+	struct hp_gate_opts o = { .rng_seed = 3 };
+	struct hp_failure f;
+	unsigned long n;
+
+	CHECK(hp_gate(p, &k517, &o, &f, &n) == 0, "kernel-5.17 must pass");
+	CHECK(n > 50000, "gate ran only %lu cases", n);
+	CHECK(hp_gate(p, &wrong, &o, &f, &n) == 1, "wrong variant passed");
+	CHECK(f.len == 77 && !strcmp(f.what, "mismatch"),
+	      "first failure at len %zu (%s)", f.len, f.what);
+	CHECK(f.expected != f.got, "expected and got must differ");
+	CHECK(hp_gate(p, &over, &o, &f, &n) == 1, "over-read passed");
+	CHECK(!strcmp(f.what, "read outside the buffer"), "what: %s", f.what);
+}
+
+int main(void)
+{
+	test_guard();
+	test_gate();
+	test_calibration();
+	return check_summary("test_engine");
+}
