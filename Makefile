@@ -9,7 +9,7 @@
 
 BUILD ?= build
 CC ?= gcc
-CFLAGS_COMMON := -std=gnu11 -O2 -g -fPIC -Wall -Wextra -Wno-unused-parameter \
+CFLAGS_COMMON := -std=gnu11 -O2 -g -fPIC -falign-functions=64 -Wall -Wextra -Wno-unused-parameter \
 	-fno-strict-aliasing -fno-plt -Ic/include
 CFLAGS ?=
 ALL_CFLAGS = $(CFLAGS_COMMON) $(LAB_CFLAGS) $(CFLAGS)

@@ -1,0 +1,94 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The compiler must not delete or hoist the timed work.
+
+Every primitive's burst function is disassembled and each of its three timed
+loops (latency, throughput, fenced) must still call the variant through its
+pointer on every iteration; the latency loop must feed the call's result back
+into the next call, and the fenced loop must put an lfence on both sides of
+the call. This is how docs/engine.md says the generated code was checked.
+"""
+
+import re
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+BUILD = ROOT / "build"
+
+Insn = tuple[int, str]
+
+
+def burst_functions() -> dict[str, list[Insn]]:
+    """Disassembly of every `*_burst` function in the built objects."""
+    funcs: dict[str, list[Insn]] = {}
+    objs = (BUILD / "obj" / "c").rglob("*.o")
+    for obj in sorted(o for o in objs if o.parent.name != "bench"):
+        out = subprocess.run(
+            ["objdump", "-d", "--no-show-raw-insn", str(obj)],
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        current: list[Insn] | None = None
+        for line in out.splitlines():
+            head = re.match(r"^[0-9a-f]+ <(\w+)>:$", line)
+            if head:
+                name = head.group(1)
+                current = [] if name.endswith("_burst") else None
+                if current is not None:
+                    funcs[f"{obj.stem}:{name}"] = current
+                continue
+            insn = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", line)
+            if insn and current is not None:
+                current.append((int(insn.group(1), 16), insn.group(2).strip()))
+    return funcs
+
+
+def loops(insns: list[Insn]) -> list[list[str]]:
+    """Bodies of the backward jumps: [target, jump]."""
+    bodies = []
+    for addr, text in insns:
+        m = re.match(r"^j\w+\s+([0-9a-f]+) <", text)
+        if m and int(m.group(1), 16) < addr:
+            target = int(m.group(1), 16)
+            bodies.append([t for a, t in insns if target <= a <= addr])
+    return bodies
+
+
+def timed_loops(insns: list[Insn]) -> list[list[str]]:
+    return [b for b in loops(insns) if any(t.startswith("call") and "*" in t for t in b)]
+
+
+pytestmark = pytest.mark.skipif(shutil.which("objdump") is None, reason="needs binutils")
+
+
+@pytest.fixture(scope="module")
+def funcs() -> dict[str, list[Insn]]:
+    subprocess.run(["make", "-s", "-C", str(ROOT), "all"], check=True)
+    found = burst_functions()
+    assert found, "no *_burst function found in build/obj"
+    return found
+
+
+def test_every_burst_has_three_loops_with_an_indirect_call(funcs) -> None:
+    for name, insns in funcs.items():
+        assert len(timed_loops(insns)) >= 3, f"{name}: timed loops lost their call"
+
+
+def test_latency_loop_feeds_result_back(funcs) -> None:
+    for name, insns in funcs.items():
+        chained = [
+            b
+            for b in timed_loops(insns)
+            if any(re.match(r"mov\s+%[re]ax,%", t) for t in b) and "lfence" not in b
+        ]
+        assert chained, f"{name}: no loop moves the call's result into the next call"
+
+
+def test_fenced_loop_has_lfence_on_both_sides(funcs) -> None:
+    for name, insns in funcs.items():
+        fenced = [b for b in timed_loops(insns) if sum(t == "lfence" for t in b) >= 2]
+        assert fenced, f"{name}: no loop with lfence around the call"
