@@ -1,0 +1,175 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Calibration: is the engine's clock right on this machine?
+
+The runner's `add_chain` primitive times N dependent one-cycle adds in
+latency mode. A correct engine reports N cycles for N adds, and twice as
+many for 2N: that is the self-check. The same run reports how TSC ticks
+convert to core cycles (re-measured between batches), from which the core
+frequency follows. Tolerance: 5%.
+"""
+
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from hotpath.protocol import BenchRun
+from hotpath.results import FigureResult
+
+PRIMITIVE = "add_chain"
+LAB = "calibrate"
+SIZES: tuple[int, ...] = (50, 100, 200)
+MODES: tuple[str, ...] = ("latency",)
+DEFAULT_ROUNDS = 400
+SUITE_ROUNDS = 200
+QUICK_ROUNDS = 60
+TOLERANCE = 0.05
+
+
+@dataclass(frozen=True)
+class ChainCheck:
+    """N adds measured as `median` cycles: should be N."""
+
+    adds: int
+    median: float
+    ci_lo: float
+    ci_hi: float
+    ratio: float  # median / adds
+    passed: bool
+
+
+@dataclass(frozen=True)
+class DoublingCheck:
+    """2N adds cost twice N adds: the per-call overhead is really removed."""
+
+    adds: int
+    doubled: int
+    ratio: float
+    passed: bool
+
+
+@dataclass(frozen=True)
+class Calibration:
+    source: str
+    unit: str
+    tsc_hz: float
+    ticks_per_cycle_median: float
+    ticks_per_cycle_p10: float
+    ticks_per_cycle_p90: float
+    batches: int
+    core_hz: float
+    perf_available: bool
+    perf_reason: str | None
+    chains: list[ChainCheck]
+    doublings: list[DoublingCheck]
+
+    @property
+    def passed(self) -> bool:
+        return all(c.passed for c in self.chains) and all(d.passed for d in self.doublings)
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "unit": self.unit,
+            "tsc_hz": self.tsc_hz,
+            "ticks_per_cycle": {
+                "median": self.ticks_per_cycle_median,
+                "p10": self.ticks_per_cycle_p10,
+                "p90": self.ticks_per_cycle_p90,
+                "batches": self.batches,
+            },
+            "core_hz_estimate": self.core_hz,
+            "perf_cycles": {"available": self.perf_available, "reason": self.perf_reason},
+            "tolerance": TOLERANCE,
+            "chains": [c.__dict__ for c in self.chains],
+            "doublings": [d.__dict__ for d in self.doublings],
+            "passed": self.passed,
+        }
+
+
+def analyze(bench: BenchRun, figures: list[FigureResult]) -> Calibration:
+    """Build the calibration report from an add_chain run and its summarized figures."""
+    if bench.clock is None:
+        raise ValueError("calibration needs a `run` with a clock")
+    clock = bench.clock
+    ratios = np.asarray(clock.ticks_per_cycle or [float("nan")], dtype=np.float64)
+    tpc = float(np.median(ratios))
+    core_hz = bench.cpu.core_hz_estimate or (clock.tsc_hz / tpc if tpc > 0 else float("nan"))
+    timed = {
+        f.size: f
+        for f in figures
+        if f.primitive == bench.primitive and f.mode == "latency" and f.timed
+    }
+    chains = []
+    for adds in sorted(timed):
+        fig = timed[adds]
+        assert fig.median is not None and fig.ci_lo is not None and fig.ci_hi is not None
+        # In ticks the chain costs adds * ticks_per_cycle; compare in cycles.
+        scale = tpc if fig.unit == "ticks" else 1.0
+        ratio = fig.median / scale / adds if adds else float("nan")
+        chains.append(
+            ChainCheck(
+                adds=adds,
+                median=fig.median,
+                ci_lo=fig.ci_lo,
+                ci_hi=fig.ci_hi,
+                ratio=ratio,
+                passed=abs(ratio - 1.0) <= TOLERANCE,
+            )
+        )
+    doublings = []
+    for adds in sorted(timed):
+        if 2 * adds in timed:
+            small, big = timed[adds].median, timed[2 * adds].median
+            assert small is not None and big is not None
+            ratio = big / small if small else float("nan")
+            doublings.append(
+                DoublingCheck(adds, 2 * adds, ratio, abs(ratio / 2.0 - 1.0) <= TOLERANCE)
+            )
+    return Calibration(
+        source=clock.source,
+        unit=clock.unit,
+        tsc_hz=clock.tsc_hz,
+        ticks_per_cycle_median=tpc,
+        ticks_per_cycle_p10=float(np.percentile(ratios, 10)),
+        ticks_per_cycle_p90=float(np.percentile(ratios, 90)),
+        batches=len(clock.ticks_per_cycle),
+        core_hz=float(core_hz),
+        perf_available=clock.perf_cycles.available,
+        perf_reason=clock.perf_cycles.reason,
+        chains=chains,
+        doublings=doublings,
+    )
+
+
+def render(cal: Calibration) -> list[str]:
+    """The calibration report as text lines."""
+    perf = (
+        "available (second clock)"
+        if cal.perf_available
+        else f"not available: {cal.perf_reason or 'no reason given'}"
+    )
+    unit = "core cycles" if cal.unit == "cycles" else "TSC ticks"
+    lines = [
+        f"clock source: {cal.source.upper()}; perf cycles counter: {perf}",
+        f"TSC frequency: {cal.tsc_hz / 1e9:.4f} GHz",
+        f"TSC ticks per core cycle: {cal.ticks_per_cycle_median:.4f} median, "
+        f"p10-p90 {cal.ticks_per_cycle_p10:.4f}-{cal.ticks_per_cycle_p90:.4f} "
+        f"over {cal.batches} calibration batches",
+        f"estimated core frequency: {cal.core_hz / 1e9:.3f} GHz",
+        "",
+        f"self-check, latency mode, {unit} per call (median, 95% CI); pass within {TOLERANCE:.0%}:",
+        f"{'adds':>6}  {'measured':>9}  {'95% CI':>17}  {'ratio to N':>10}  check",
+    ]
+    for c in cal.chains:
+        lines.append(
+            f"{c.adds:>6}  {c.median:>9.2f}  {c.ci_lo:>8.2f}-{c.ci_hi:<8.2f}  "
+            f"{c.ratio:>10.3f}  {'PASS' if c.passed else 'FAIL'}"
+        )
+    for d in cal.doublings:
+        lines.append(
+            f"{d.doubled} adds / {d.adds} adds = {d.ratio:.3f} (expected 2.000): "
+            f"{'PASS' if d.passed else 'FAIL'}"
+        )
+    lines.append(f"calibration: {'PASS' if cal.passed else 'FAIL'}")
+    return lines

@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The `hotpath` command: argument parsing and the one place exits happen.
+
+Subcommands live in hotpath.commands (one module each); every lab in the
+registry (hotpath.labs) gets its own subcommand. A HotpathError raised
+anywhere ends the command with its message on stderr and its exit status:
+2 for bad input (nothing written), 1 for a failure or a WRONG variant.
+"""
+
+import argparse
+import shlex
+import sys
+from collections.abc import Sequence
+
+from hotpath import __version__
+from hotpath.commands import calibrate, compare, history, lab, listing, suite
+from hotpath.errors import HotpathError
+from hotpath.labs import ALL_LABS
+
+EPILOG = """exit status: 0 done; 1 the run failed, a calibration self-check failed,
+or a variant you brought (--with) or named (--variants) is WRONG; 2 bad input
+(nothing was written)."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="hotpath",
+        description="Measure Linux kernel hot-path functions from user space.",
+        epilog=EPILOG,
+    )
+    parser.add_argument("--version", action="version", version=f"hotpath {__version__}")
+    subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
+    calibrate.add_parser(subparsers)
+    for one_lab in ALL_LABS:
+        lab.add_parser(subparsers, one_lab)
+    suite.add_parser(subparsers)
+    history.add_parser(subparsers)
+    compare.add_parser(subparsers)
+    listing.add_parser(subparsers)
+    return parser
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    arguments = list(sys.argv[1:] if argv is None else argv)
+    parser = build_parser()
+    args = parser.parse_args(arguments)
+    args.command_line = shlex.join(["hotpath", *arguments])
+    try:
+        status: int = args.handler(args)
+    except HotpathError as err:
+        print(f"hotpath: {err}", file=sys.stderr)
+        return err.exit_status
+    except KeyboardInterrupt:
+        print("hotpath: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 1
+    return status

@@ -1,0 +1,61 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath calibrate`: show the clock and check the engine against N adds.
+
+Exit status: 0 every self-check passed, 1 one failed, 2 bad input.
+"""
+
+import argparse
+import json
+import sys
+
+from hotpath import calibration, measure
+from hotpath.commands.common import add_output_options, check_common, store_run
+from hotpath.inputs import check_cpu, check_rounds
+from hotpath.render import markdown
+from hotpath.render.context import context_lines
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "calibrate",
+        help="clock source, TSC ticks per core cycle, and the N-adds self-check",
+        description="Time chains of 50, 100 and 200 dependent adds in latency mode: a "
+        "correct engine reports N cycles for N adds. Exit status 1 if a check fails.",
+    )
+    parser.add_argument("--rounds", type=int, default=calibration.DEFAULT_ROUNDS)
+    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: no pinning)")
+    add_output_options(parser)
+    parser.set_defaults(handler=run)
+
+
+def request(rounds: int, cpu: int | None = None) -> measure.Request:
+    return measure.Request(
+        primitive=calibration.PRIMITIVE,
+        sizes=calibration.SIZES,
+        aligns=(0,),
+        modes=calibration.MODES,
+        rounds=rounds,
+        cpu=cpu,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    rounds = check_rounds(args.rounds)
+    cpu = check_cpu(args.cpu)
+    check_common(args)
+    runner = measure.get_runner()
+    benches = measure.run_requests(runner, [request(rounds, cpu)], [], sys.stderr.isatty())
+    result = measure.new_run("calibrate", benches, args.noisy_threshold, args.command_line)
+    cal = calibration.analyze(benches[0], result.figures)
+    result.calibration = cal.to_json()
+    store_run(args, result)
+    if args.json:
+        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+    elif args.markdown:
+        sys.stdout.write(markdown.render_run(result))
+    else:
+        lines = [*context_lines(result), "", *calibration.render(cal)]
+        if result.run_id is not None:
+            lines.append(f"stored as run {result.run_id}")
+        sys.stdout.write("\n".join(lines) + "\n")
+    return 0 if cal.passed else 1

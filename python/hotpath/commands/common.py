@@ -1,0 +1,80 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Options and steps every measuring subcommand shares.
+
+--db/--no-store (the history), --json/--markdown (output format),
+--noisy-threshold (when a figure is marked "~"), and the order in which a
+finished run is stored and printed.
+"""
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from hotpath.errors import UsageError
+from hotpath.render import markdown, text
+from hotpath.results import RunResult
+from hotpath.stats import DEFAULT_NOISY_FRACTION
+from hotpath.store import Store, check_db_path, default_db_path
+
+
+def add_db_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="history database (default: $XDG_STATE_HOME/hotpath/history.sqlite)",
+    )
+
+
+def add_output_options(parser: argparse.ArgumentParser, store: bool = True) -> None:
+    add_db_option(parser)
+    if store:
+        parser.add_argument("--no-store", action="store_true", help="do not save the run")
+    fmt = parser.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print hotpath.result/1 JSON")
+    fmt.add_argument("--markdown", action="store_true", help="print tables for a commit message")
+    parser.add_argument(
+        "--noisy-threshold",
+        type=float,
+        default=DEFAULT_NOISY_FRACTION,
+        metavar="F",
+        help="mark a figure noisy when its 95%% CI is wider than F x median (default 0.05)",
+    )
+
+
+def db_path(args: argparse.Namespace) -> Path:
+    path: Path | None = getattr(args, "db", None)
+    return path if path is not None else default_db_path()
+
+
+def check_common(args: argparse.Namespace) -> None:
+    """Validate the shared options before anything runs."""
+    threshold = getattr(args, "noisy_threshold", DEFAULT_NOISY_FRACTION)
+    if not 0.0 < threshold < 1.0:
+        raise UsageError(f"--noisy-threshold '{threshold}': allowed: a fraction in (0, 1)")
+    if not getattr(args, "no_store", False):
+        check_db_path(db_path(args))
+
+
+def store_run(args: argparse.Namespace, run: RunResult) -> None:
+    if getattr(args, "no_store", False):
+        return
+    store = Store.open(db_path(args))
+    try:
+        store.save(run)
+    finally:
+        store.close()
+
+
+def emit(args: argparse.Namespace, run: RunResult, plain: str | None = None) -> None:
+    """Print the run in the chosen format (plain: text to use instead of the tables)."""
+    if args.json:
+        sys.stdout.write(json.dumps(run.to_json(), indent=2) + "\n")
+    elif args.markdown:
+        sys.stdout.write(markdown.render_run(run))
+    else:
+        sys.stdout.write(plain if plain is not None else text.render_run(run))
+        if run.run_id is not None:
+            sys.stdout.write(f"stored as run {run.run_id} in {db_path(args)}\n")

@@ -1,0 +1,44 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath history`: the stored runs, newest first."""
+
+import argparse
+import json
+import sys
+
+from hotpath.commands.common import add_db_option, db_path
+from hotpath.errors import UsageError
+from hotpath.store import Store, check_db_path
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser("history", help="list stored runs, newest first")
+    add_db_option(parser)
+    parser.add_argument("--limit", type=int, default=20, help="at most N runs (default 20)")
+    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    parser.set_defaults(handler=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.limit < 1:
+        raise UsageError(f"--limit '{args.limit}': allowed: 1 or more")
+    path = db_path(args)
+    check_db_path(path)
+    if not path.exists():
+        print(f"no runs recorded yet in {path}")
+        return 0
+    store = Store.open(path, create=False)
+    try:
+        rows = store.runs(args.limit)
+    finally:
+        store.close()
+    if args.json:
+        sys.stdout.write(json.dumps([row.__dict__ for row in rows], indent=2) + "\n")
+        return 0
+    header = f"{'id':>5}  {'started (UTC)':<25}  {'figures':>7}  {'machine':<28}  command"
+    print(header)
+    for row in rows:
+        print(
+            f"{row.run_id:>5}  {row.started:<25}  {row.figures:>7}  "
+            f"{row.machine[:28]:<28}  {row.command_line}"
+        )
+    return 0

@@ -1,0 +1,120 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath <lab>`: one subcommand per registered lab, all built from its Lab.
+
+Exit status: 0 all variants correct, 1 a variant is WRONG (shown with its
+first failing case) or the run failed, 2 bad input.
+"""
+
+import argparse
+from pathlib import Path
+
+from hotpath import measure
+from hotpath.commands.common import add_output_options, check_common, emit, store_run
+from hotpath.errors import UsageError
+from hotpath.inputs import (
+    UNITS,
+    check_cpu,
+    check_rounds,
+    parse_aligns,
+    parse_modes,
+    parse_names,
+    parse_sizes,
+    parse_with,
+)
+from hotpath.labs import Lab
+from hotpath.plots import plot_run
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", lab: Lab) -> None:
+    parser = subparsers.add_parser(
+        lab.name,
+        help=f"measure the {lab.name} lab: {lab.title}",
+        description=f"{lab.title}: check every variant against the reference, then time it. "
+        "Exit status 1 when a variant given with --with or named in --variants is WRONG "
+        "(the lab's own known-wrong variants are shown, not counted), 2 on bad input.",
+    )
+    sizes = ",".join(map(str, lab.default_sizes))
+    aligns = ",".join(map(str, lab.default_aligns))
+    parser.add_argument("--sizes", default=sizes, help=f"lengths in bytes (default {sizes})")
+    parser.add_argument("--align", default=aligns, help=f"offsets 0..4095 (default {aligns})")
+    parser.add_argument(
+        "--modes", default=",".join(lab.default_modes), help="latency,throughput,fenced"
+    )
+    parser.add_argument("--variants", default=None, help="only these variants (default: all)")
+    parser.add_argument("--primitive", default=None, help=f"one of {', '.join(lab.primitives)}")
+    parser.add_argument("--rounds", type=int, default=lab.default_rounds, help="samples per figure")
+    parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: no pinning)")
+    parser.add_argument(
+        "--with",
+        dest="with_",
+        action="append",
+        default=[],
+        metavar="FILE.c:FUNCTION",
+        help="your own variant: compiled with the library's flags, checked, then timed",
+    )
+    parser.add_argument("--unit", choices=UNITS, default="cycles", help="cycles or TSC ticks")
+    parser.add_argument("--plot", type=Path, default=None, metavar="DIR", help="write plots here")
+    add_output_options(parser)
+    lab.add_arguments(parser)
+    parser.set_defaults(handler=lambda args: run(args, lab))
+
+
+def run(args: argparse.Namespace, lab: Lab) -> int:
+    sizes = parse_sizes(args.sizes)
+    aligns = parse_aligns(args.align)
+    modes = parse_modes(args.modes)
+    rounds = check_rounds(args.rounds)
+    cpu = check_cpu(args.cpu)
+    wanted = parse_names(args.variants) if args.variants else None
+    user_specs = [parse_with(text) for text in args.with_]
+    if args.primitive is not None and args.primitive not in lab.primitives:
+        raise UsageError(
+            f"primitive '{args.primitive}': not in lab {lab.name}; "
+            f"allowed: {', '.join(lab.primitives)}"
+        )
+    if args.plot is not None and args.plot.exists() and not args.plot.is_dir():
+        raise UsageError(f"--plot '{args.plot}': exists and is not a folder")
+    check_common(args)
+
+    runner = measure.get_runner()
+    known = measure.listing(runner)
+    chosen = (args.primitive,) if args.primitive else lab.primitives
+    present = measure.require_primitives(known, lab.name, chosen)
+    if wanted:
+        measure.check_variants(known, present, wanted)
+    requests = []
+    for primitive in present:
+        subset = measure.variants_for(known, primitive, wanted)
+        if subset == () and primitive != present[0]:
+            continue  # none of the wanted variants live here
+        requests.append(
+            measure.Request(
+                primitive=primitive,
+                sizes=sizes,
+                aligns=aligns,
+                modes=modes,
+                rounds=rounds,
+                variants=subset,
+                cpu=cpu,
+                unit=args.unit,
+                extra=lab.runner_args(args),
+            )
+        )
+    benches = measure.run_requests(runner, requests, user_specs, show_progress=_tty())
+    result = measure.new_run(lab.name, benches, args.noisy_threshold, args.command_line)
+    store_run(args, result)
+    if args.plot is not None:
+        plot_run(result, args.plot)
+    emit(args, result)
+    # Exit 1 only for a WRONG variant the user brought (--with) or named
+    # (--variants): the lab's own deliberately wrong variants (the seed's
+    # buggy baselines) are results, shown in the table, not failures.
+    asked = set(wanted or ()) | {spec.function for spec in user_specs}
+    wrong = [v for v in result.wrong_variants() if v.info.name in asked or "user" in v.info.flags]
+    return 1 if wrong else 0
+
+
+def _tty() -> bool:
+    import sys
+
+    return sys.stderr.isatty()

@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Checks every value the user typed before anything runs or is written.
+
+Each parser raises UsageError with a message that names the offending value
+and says what is allowed, so that bad input always ends with exit status 2
+and an untouched system (docs: PRODUCT.md, "Quality bar").
+"""
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hotpath.errors import UsageError
+
+MODES: tuple[str, ...] = ("latency", "throughput", "fenced")
+UNITS: tuple[str, ...] = ("cycles", "ticks")
+MAX_SIZE = 1 << 30  # 1 GiB: larger buffers are not hot paths
+MAX_ALIGN = 4095  # offset from a 4096-byte page boundary
+MAX_ROUNDS = 1_000_000
+
+
+def parse_int_list(text: str, what: str, low: int, high: int) -> tuple[int, ...]:
+    """Parse "40,1500" into integers within [low, high], keeping order, no duplicates."""
+    items = [part.strip() for part in text.split(",")]
+    if not text.strip() or any(not part for part in items):
+        raise UsageError(
+            f"{what} '{text}': expected a comma-separated list of integers {low}..{high}"
+        )
+    values: list[int] = []
+    for part in items:
+        try:
+            value = int(part, 10)
+        except ValueError:
+            raise UsageError(
+                f"{what} '{part}': not an integer; allowed: integers {low}..{high}"
+            ) from None
+        if not low <= value <= high:
+            raise UsageError(f"{what} '{part}': out of range; allowed: {low}..{high}")
+        if value not in values:
+            values.append(value)
+    return tuple(values)
+
+
+def parse_sizes(text: str) -> tuple[int, ...]:
+    """Buffer lengths in bytes, 0..1 GiB."""
+    return parse_int_list(text, "size", 0, MAX_SIZE)
+
+
+def parse_aligns(text: str) -> tuple[int, ...]:
+    """Offsets from a 4096-byte boundary, 0..4095."""
+    return parse_int_list(text, "alignment", 0, MAX_ALIGN)
+
+
+def parse_modes(text: str) -> tuple[str, ...]:
+    """Timing modes, a subset of latency, throughput, fenced."""
+    names = [part.strip() for part in text.split(",")]
+    modes: list[str] = []
+    for name in names:
+        if name not in MODES:
+            raise UsageError(f"mode '{name}': unknown; allowed: {', '.join(MODES)}")
+        if name not in modes:
+            modes.append(name)
+    return tuple(modes)
+
+
+def parse_names(text: str) -> tuple[str, ...]:
+    """A comma-separated list of names ("a,b"); checked against a registry later."""
+    names = [part.strip() for part in text.split(",")]
+    if any(not name for name in names):
+        raise UsageError(f"variants '{text}': expected a comma-separated list of variant names")
+    return tuple(dict.fromkeys(names))
+
+
+def check_rounds(rounds: int) -> int:
+    """Timed samples per figure: at least 1."""
+    if not 1 <= rounds <= MAX_ROUNDS:
+        raise UsageError(f"rounds '{rounds}': allowed: 1..{MAX_ROUNDS}")
+    return rounds
+
+
+def check_cpu(cpu: int | None) -> int | None:
+    """CPU to pin to: -1 (do not pin) or a CPU number."""
+    if cpu is not None and cpu < -1:
+        raise UsageError(f"cpu '{cpu}': allowed: -1 (do not pin) or a CPU number >= 0")
+    return cpu
+
+
+def check_known(names: Iterable[str], known: Sequence[str], what: str) -> None:
+    """Every name must be one of `known`; the message lists them."""
+    for name in names:
+        if name not in known:
+            allowed = ", ".join(known) if known else "(none)"
+            raise UsageError(f"{what} '{name}': unknown; known: {allowed}")
+
+
+@dataclass(frozen=True)
+class UserVariantSpec:
+    """One --with FILE.c:FUNCTION argument, checked to exist."""
+
+    source: Path
+    function: str
+
+
+def parse_with(text: str) -> UserVariantSpec:
+    """Parse FILE.c:FUNCTION; the file must exist, the function be a C identifier."""
+    path_text, sep, function = text.rpartition(":")
+    if not sep or not path_text or not function:
+        raise UsageError(f"--with '{text}': expected FILE.c:FUNCTION")
+    if not (function[0].isalpha() or function[0] == "_") or not all(
+        ch.isalnum() or ch == "_" for ch in function
+    ):
+        raise UsageError(f"--with '{text}': '{function}' is not a C function name")
+    source = Path(path_text)
+    if not source.is_file():
+        raise UsageError(f"--with '{text}': file '{source}' does not exist or is not a file")
+    return UserVariantSpec(source=source, function=function)

@@ -1,0 +1,23 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The csum lab: the Internet checksum (csum_partial and friends), seed 000.
+
+Alignment 0 and 1 are the seed's "even" and "odd" buffer columns: the
+kernel's odd-address path was both slow and (for non-zero seeds) wrong.
+"""
+
+from hotpath.labs.lab import Lab, Suite
+
+LAB = Lab(
+    name="csum",
+    title="Internet checksum (csum_partial)",
+    primitives=("csum_partial",),
+    default_sizes=(40,),
+    default_aligns=(0, 1),
+    align_names={0: "even", 1: "odd"},
+    suite=Suite(
+        sizes=(40, 64, 256, 1500, 4096, 65536),
+        aligns=(0, 1),
+        rounds=200,
+        quick_rounds=40,
+    ),
+)

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The shape every lab has (see hotpath.labs for how to add one)."""
+
+import argparse
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+
+from hotpath.inputs import MODES
+
+
+def _no_arguments(parser: argparse.ArgumentParser) -> None:
+    """Default for Lab.add_arguments: the lab has no options of its own."""
+
+
+def _no_runner_args(args: argparse.Namespace) -> list[str]:
+    """Default for Lab.runner_args: nothing extra for the runner."""
+    return []
+
+
+@dataclass(frozen=True)
+class Suite:
+    """What `hotpath run` measures for a lab (all modes unless narrowed)."""
+
+    sizes: tuple[int, ...]
+    aligns: tuple[int, ...]
+    rounds: int
+    quick_rounds: int
+    modes: tuple[str, ...] = MODES
+
+
+@dataclass(frozen=True)
+class Lab:
+    name: str
+    title: str
+    primitives: tuple[str, ...]
+    default_sizes: tuple[int, ...]
+    default_aligns: tuple[int, ...]
+    suite: Suite
+    default_modes: tuple[str, ...] = MODES
+    default_rounds: int = 400
+    # Column words for an alignment; others print as "+N".
+    align_names: Mapping[int, str] = field(default_factory=dict)
+    # Sizes are bytes: plots also show bytes per cycle.
+    sizes_are_bytes: bool = True
+    # What a size counts, in column labels ("40 B even", "50 adds").
+    size_unit: str = "B"
+    # False where the lab has one alignment only: columns name the size alone.
+    show_align: bool = True
+    add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
+    runner_args: Callable[[argparse.Namespace], list[str]] = _no_runner_args
+
+    def align_label(self, align: int) -> str:
+        return self.align_names.get(align, f"+{align}")
+
+    def column_label(self, size: int, align: int) -> str:
+        label = f"{size} {self.size_unit}".rstrip()
+        return f"{label} {self.align_label(align)}" if self.show_align else label

@@ -1,0 +1,103 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Plots of a run: cost per call and bytes per cycle against size.
+
+One figure per (lab, primitive, mode), two panels: per-call cost (log-log,
+95% CI as error bars) and bytes per unit of time (log x). Alignment 0 is a
+solid line, other alignments dashed. Written as PNG and SVG with the Agg
+backend, so no display is needed.
+"""
+
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt
+
+from hotpath.labs import lab_for
+from hotpath.results import FigureResult, RunResult, unit_name
+
+LINESTYLES = ("-", "--", ":", "-.")
+
+
+def _series(figures: list[FigureResult]) -> dict[tuple[str, int], list[FigureResult]]:
+    series: dict[tuple[str, int], list[FigureResult]] = {}
+    for fig in figures:
+        if fig.timed:
+            series.setdefault((fig.variant, fig.align), []).append(fig)
+    for points in series.values():
+        points.sort(key=lambda f: f.size)
+    return series
+
+
+def plot_run(run: RunResult, folder: Path) -> list[Path]:
+    """Write the plots into folder; return the files written (PNG and SVG)."""
+    folder.mkdir(parents=True, exist_ok=True)
+    written: list[Path] = []
+    groups: dict[tuple[str, str, str], list[FigureResult]] = {}
+    for fig in run.figures:
+        groups.setdefault((fig.lab, fig.primitive, fig.mode), []).append(fig)
+    for (lab_name, primitive, mode), figures in groups.items():
+        series = _series(figures)
+        if not series:
+            continue
+        lab = lab_for(lab_name)
+        per_byte = lab.sizes_are_bytes if lab else False
+        unit = unit_name(figures[0].unit)
+        panels = 2 if per_byte else 1
+        variants = sorted({variant for variant, _ in series})
+        legend_rows = (len(variants) + 3) // 4
+        figure, axes = plt.subplots(
+            1, panels, figsize=(6.0 * panels, 4.2 + 0.25 * legend_rows), squeeze=False
+        )
+        cost_axis = axes[0][0]
+        aligns = sorted({align for _, align in series})
+        palette = plt.get_cmap("tab20")
+        colors = {name: palette(i % 20) for i, name in enumerate(variants)}
+        for (variant, align), points in sorted(series.items()):
+            sizes = [p.size for p in points]
+            medians = [p.median or 0.0 for p in points]
+            lower = [(p.median or 0.0) - (p.ci_lo or 0.0) for p in points]
+            upper = [(p.ci_hi or 0.0) - (p.median or 0.0) for p in points]
+            style = LINESTYLES[aligns.index(align) % len(LINESTYLES)]
+            label = variant if align == aligns[0] else None
+            cost_axis.errorbar(
+                sizes, medians, yerr=[lower, upper], linestyle=style, marker="o",
+                markersize=3, capsize=2, label=label, color=colors[variant],
+            )  # fmt: skip
+            if per_byte:
+                rate = [s / m if m > 0 else 0.0 for s, m in zip(sizes, medians, strict=True)]
+                axes[0][1].plot(
+                    sizes, rate, linestyle=style, marker="o", markersize=3,
+                    color=colors[variant],
+                )  # fmt: skip
+        styles = ", ".join(
+            f"{LINESTYLES[i % len(LINESTYLES)]!r} {lab.align_label(a) if lab else a}"
+            for i, a in enumerate(aligns)
+        )
+        cost_axis.set_xscale("log", base=2)
+        cost_axis.set_yscale("log")
+        cost_axis.set_xlabel("size (bytes)" if per_byte else "size")
+        cost_axis.set_ylabel(f"{unit} per call")
+        cost_axis.set_title(f"{primitive}, {mode}: {unit} per call")
+        cost_axis.grid(True, which="both", alpha=0.3)
+        figure.legend(loc="lower center", ncol=4, fontsize="small", frameon=False)
+        if per_byte:
+            rate_axis = axes[0][1]
+            rate_axis.set_xscale("log", base=2)
+            rate_axis.set_xlabel("size (bytes)")
+            per = "cycle" if figures[0].unit == "cycles" else "TSC tick"
+            rate_axis.set_ylabel(f"bytes per {per}")
+            rate_axis.set_title(f"{primitive}, {mode}: bytes per {per}")
+            rate_axis.grid(True, which="both", alpha=0.3)
+        figure.suptitle(
+            f"{run.machine.short_name()}; median with 95% CI; lines: {styles}", fontsize="small"
+        )
+        figure.tight_layout(rect=(0.0, 0.06 * legend_rows / 2 + 0.04, 1.0, 1.0))
+        stem = f"{lab_name}-{primitive}-{mode}"
+        for suffix in (".png", ".svg"):
+            path = folder / f"{stem}{suffix}"
+            figure.savefig(path, dpi=110)
+            written.append(path)
+        plt.close(figure)
+    return written

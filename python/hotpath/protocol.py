@@ -1,0 +1,302 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Typed view of the runner's JSON (schema hotpath.bench/1).
+
+docs/runner-protocol.md is the contract; this module is its only reader.
+Anything that does not follow it raises RunnerError naming the field, so a
+protocol drift on the C side is reported, not silently mis-read.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from hotpath.errors import RunnerError
+
+BENCH_SCHEMA = "hotpath.bench/1"
+
+
+def _get(obj: Any, key: str, kind: type | tuple[type, ...], where: str) -> Any:
+    if not isinstance(obj, dict) or key not in obj:
+        raise RunnerError(f"runner output breaks {BENCH_SCHEMA}: {where}.{key} missing")
+    value = obj[key]
+    if kind is float and isinstance(value, int) and not isinstance(value, bool):
+        return float(value)
+    if not isinstance(value, kind) or (isinstance(value, bool) and kind is not bool):
+        raise RunnerError(
+            f"runner output breaks {BENCH_SCHEMA}: {where}.{key} is {type(value).__name__}"
+        )
+    return value
+
+
+def _opt(obj: dict[str, Any], key: str, kind: type, where: str) -> Any:
+    if obj.get(key) is None:
+        return None
+    return _get(obj, key, kind, where)
+
+
+def _floats(values: Any, where: str) -> list[float]:
+    if not isinstance(values, list) or not all(
+        isinstance(v, int | float) and not isinstance(v, bool) for v in values
+    ):
+        raise RunnerError(f"runner output breaks {BENCH_SCHEMA}: {where} is not a list of numbers")
+    return [float(v) for v in values]
+
+
+@dataclass(frozen=True)
+class PerfCycles:
+    available: bool
+    reason: str | None
+
+
+@dataclass(frozen=True)
+class Clock:
+    source: str
+    unit: str  # "cycles" or "ticks"
+    unit_long: str
+    tsc_hz: float
+    ticks_per_cycle: list[float]
+    timer_overhead_ticks: float | None
+    fenced_empty_ticks: float | None
+    perf_cycles: PerfCycles
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "source": self.source,
+            "unit": self.unit,
+            "unit_long": self.unit_long,
+            "tsc_hz": self.tsc_hz,
+            "ticks_per_cycle": self.ticks_per_cycle,
+            "timer_overhead_ticks": self.timer_overhead_ticks,
+            "fenced_empty_ticks": self.fenced_empty_ticks,
+            "perf_cycles": {
+                "available": self.perf_cycles.available,
+                "reason": self.perf_cycles.reason,
+            },
+        }
+
+
+@dataclass(frozen=True)
+class Cpu:
+    vendor: str
+    family: int
+    model: int
+    stepping: int
+    brand: str
+    features: list[str]
+    pinned_cpu: int | None
+    core_hz_estimate: float | None
+
+
+@dataclass(frozen=True)
+class Failure:
+    """The first case on which a variant disagreed with the reference."""
+
+    length: int
+    align: int
+    seed: int
+    expected: int | str
+    got: int | str
+    what: str
+
+    def describe(self) -> str:
+        def show(value: int | str) -> str:
+            return f"0x{value:x}" if isinstance(value, int) else value
+
+        return (
+            f"{self.what} at len {self.length}, align {self.align}, seed {show(self.seed)}: "
+            f"expected {show(self.expected)}, got {show(self.got)}"
+        )
+
+
+@dataclass(frozen=True)
+class Variant:
+    name: str
+    desc: str
+    origin: str
+    needs: list[str]
+    flags: list[str]
+    status: str  # ok, wrong, skipped, unavailable
+    reason: str | None
+    checked_cases: int | None
+    failure: Failure | None
+    promise: str | None = None
+
+
+@dataclass(frozen=True)
+class RawFigure:
+    variant: str
+    size: int
+    align: int
+    mode: str
+    status: str  # ok, n/a, not timed
+    reason: str | None
+    calls_per_sample: int | None
+    values: list[float]
+    ticks: list[float]
+
+
+@dataclass(frozen=True)
+class BenchRun:
+    """One `hotpath-bench run` (or `verify`: clock None, no figures)."""
+
+    command: str
+    primitive: str
+    lab: str
+    seed_name: str
+    clock: Clock | None
+    cpu: Cpu
+    settings: dict[str, Any]
+    variants: list[Variant]
+    figures: list[RawFigure] = field(default_factory=list)
+
+
+@dataclass(frozen=True)
+class PrimitiveListing:
+    name: str
+    lab: str
+    seed_name: str
+    default_sizes: list[int]
+    variants: list[Variant]
+
+
+@dataclass(frozen=True)
+class Listing:
+    cpu: Cpu
+    primitives: list[PrimitiveListing]
+
+    def primitive(self, name: str) -> PrimitiveListing | None:
+        return next((p for p in self.primitives if p.name == name), None)
+
+
+def _check_schema(doc: Any, command: str) -> dict[str, Any]:
+    if not isinstance(doc, dict) or doc.get("schema") != BENCH_SCHEMA:
+        got = doc.get("schema") if isinstance(doc, dict) else type(doc).__name__
+        raise RunnerError(f"runner output has schema {got!r}, expected {BENCH_SCHEMA!r}")
+    if doc.get("command") != command:
+        raise RunnerError(f"runner answered command {doc.get('command')!r}, expected {command!r}")
+    return doc
+
+
+def parse_cpu(obj: Any) -> Cpu:
+    where = "cpu"
+    return Cpu(
+        vendor=_get(obj, "vendor", str, where),
+        family=_get(obj, "family", int, where),
+        model=_get(obj, "model", int, where),
+        stepping=_get(obj, "stepping", int, where),
+        brand=_get(obj, "brand", str, where),
+        features=[str(f) for f in _get(obj, "features", list, where)],
+        pinned_cpu=_opt(obj, "pinned_cpu", int, where),
+        core_hz_estimate=_opt(obj, "core_hz_estimate", float, where),
+    )
+
+
+def parse_clock(obj: Any) -> Clock:
+    where = "clock"
+    perf = _get(obj, "perf_cycles", dict, where)
+    return Clock(
+        source=_get(obj, "source", str, where),
+        unit=_get(obj, "unit", str, where),
+        unit_long=str(obj.get("unit_long") or obj["unit"]),
+        tsc_hz=_get(obj, "tsc_hz", float, where),
+        ticks_per_cycle=_floats(_get(obj, "ticks_per_cycle", list, where), "clock.ticks_per_cycle"),
+        timer_overhead_ticks=_opt(obj, "timer_overhead_ticks", float, where),
+        fenced_empty_ticks=_opt(obj, "fenced_empty_ticks", float, where),
+        perf_cycles=PerfCycles(
+            available=_get(perf, "available", bool, "clock.perf_cycles"),
+            reason=_opt(perf, "reason", str, "clock.perf_cycles"),
+        ),
+    )
+
+
+def _as_int(value: int | str) -> int:
+    if isinstance(value, str):
+        raise RunnerError(f"runner output breaks {BENCH_SCHEMA}: failure.seed {value!r}")
+    return value
+
+
+def _parse_failure(obj: Any) -> Failure | None:
+    if obj is None:
+        return None
+    where = "variants[].failure"
+
+    def number(key: str) -> int | str:
+        value = _get(obj, key, (int, str), where)
+        if isinstance(value, str):
+            try:
+                return int(value, 0)
+            except ValueError:
+                return value
+        return int(value)
+
+    return Failure(
+        length=_get(obj, "len", int, where),
+        align=_get(obj, "align", int, where),
+        seed=_as_int(number("seed")),
+        expected=number("expected"),
+        got=number("got"),
+        what=str(obj.get("what") or "mismatch"),
+    )
+
+
+def parse_variant(obj: Any) -> Variant:
+    where = f"variants[{obj.get('name') if isinstance(obj, dict) else '?'}]"
+    return Variant(
+        name=_get(obj, "name", str, where),
+        desc=str(obj.get("desc") or ""),
+        origin=str(obj.get("origin") or ""),
+        needs=[str(n) for n in obj.get("needs") or []],
+        flags=[str(f) for f in obj.get("flags") or []],
+        status=_get(obj, "status", str, where),
+        reason=_opt(obj, "reason", str, where),
+        checked_cases=_opt(obj, "checked_cases", int, where),
+        failure=_parse_failure(obj.get("failure")),
+        promise=_opt(obj, "promise", str, where),
+    )
+
+
+def parse_figure(obj: Any) -> RawFigure:
+    where = "figures[]"
+    return RawFigure(
+        variant=_get(obj, "variant", str, where),
+        size=_get(obj, "size", int, where),
+        align=_get(obj, "align", int, where),
+        mode=_get(obj, "mode", str, where),
+        status=_get(obj, "status", str, where),
+        reason=_opt(obj, "reason", str, where),
+        calls_per_sample=_opt(obj, "calls_per_sample", int, where),
+        values=_floats(obj.get("values") or [], "figures[].values"),
+        ticks=_floats(obj.get("ticks") or [], "figures[].ticks"),
+    )
+
+
+def parse_run(doc: Any, command: str = "run") -> BenchRun:
+    """Read the object printed by `run` (or `verify`, without figures/clock)."""
+    doc = _check_schema(doc, command)
+    return BenchRun(
+        command=command,
+        primitive=_get(doc, "primitive", str, "run"),
+        lab=_get(doc, "lab", str, "run"),
+        seed_name=str(doc.get("seed_name") or ""),
+        clock=parse_clock(doc["clock"]) if command == "run" else None,
+        cpu=parse_cpu(_get(doc, "cpu", dict, "run")),
+        settings=dict(doc.get("settings") or {}),
+        variants=[parse_variant(v) for v in _get(doc, "variants", list, "run")],
+        figures=[parse_figure(f) for f in doc.get("figures") or []],
+    )
+
+
+def parse_listing(doc: Any) -> Listing:
+    """Read the object printed by `list`."""
+    doc = _check_schema(doc, "list")
+    primitives = []
+    for prim in _get(doc, "primitives", list, "list"):
+        primitives.append(
+            PrimitiveListing(
+                name=_get(prim, "name", str, "primitives[]"),
+                lab=_get(prim, "lab", str, "primitives[]"),
+                seed_name=str(prim.get("seed_name") or ""),
+                default_sizes=[int(s) for s in prim.get("default_sizes") or []],
+                variants=[parse_variant(v) for v in _get(prim, "variants", list, "primitives[]")],
+            )
+        )
+    return Listing(cpu=parse_cpu(_get(doc, "cpu", dict, "list")), primitives=primitives)

@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The report folder `hotpath run` writes.
+
+report.md (commit-message tables per lab, calibration, machine),
+report.html (one self-contained page with inline SVG plots),
+results.json (schema hotpath.result/1) and the plots as PNG and SVG.
+"""
+
+import json
+from datetime import UTC, datetime
+from pathlib import Path
+
+from hotpath.calibration import Calibration
+from hotpath.calibration import render as render_calibration
+from hotpath.errors import UsageError
+from hotpath.plots import plot_run
+from hotpath.render import html as html_format
+from hotpath.render import markdown
+from hotpath.render.context import context_lines
+from hotpath.results import RunResult
+
+
+def default_folder(now: datetime | None = None) -> Path:
+    stamp = (now or datetime.now(UTC)).strftime("%Y%m%d-%H%M%S")
+    return Path(f"hotpath-report-{stamp}")
+
+
+def check_folder(folder: Path) -> None:
+    """The report folder may be new or an existing folder; nothing else."""
+    if folder.exists() and not folder.is_dir():
+        raise UsageError(f"--out '{folder}': exists and is not a folder; allowed: a folder path")
+    ancestor = folder.absolute()
+    while not ancestor.exists():
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise UsageError(f"--out '{folder}': '{ancestor}' is not a folder")
+
+
+def write_report(run: RunResult, folder: Path, calibration: Calibration | None) -> list[Path]:
+    folder.mkdir(parents=True, exist_ok=True)
+    plots = plot_run(run, folder / "plots")
+    calib_text = render_calibration(calibration) if calibration else []
+    md = ["# hotpath report", "", f"{run.started}, hotpath {run.version}: `{run.command_line}`", ""]
+    md.extend(f"- {line}" for line in context_lines(run))
+    if calibration is not None:
+        md.extend(["", "## Calibration", "", "```", *calib_text, "```"])
+    md.extend(["", "## Results", "", "```", markdown.render_run(run).rstrip("\n"), "```"])
+    md.extend(["", "## Plots", ""])
+    md.extend(f"![{p.stem}](plots/{p.name})" for p in plots if p.suffix == ".png")
+    files = [folder / "report.md", folder / "report.html", folder / "results.json"]
+    files[0].write_text("\n".join(md) + "\n", encoding="utf-8")
+    svgs = [p for p in plots if p.suffix == ".svg"]
+    files[1].write_text(
+        html_format.render_page(run, svgs, calibration, calib_text), encoding="utf-8"
+    )
+    files[2].write_text(json.dumps(run.to_json(), indent=2) + "\n", encoding="utf-8")
+    return files + plots

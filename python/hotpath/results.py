@@ -1,0 +1,198 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A run's results as hotpath keeps them: summarized figures plus context.
+
+The runner reports raw samples per primitive; this module turns them into
+FigureResult rows (one per variant x size x alignment x mode, with its
+statistics, unit and mode) and a RunResult that holds the machine and clock
+beside them. RunResult.to_json() is the documented "hotpath.result/1"
+schema (python/hotpath/schema/result-1.schema.json), the one format that
+--json, results.json and the store share.
+"""
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from hotpath import __version__
+from hotpath.machine import Fingerprint
+from hotpath.protocol import BenchRun, Variant
+from hotpath.stats import DEFAULT_NOISY_FRACTION, FloatArray, summarize
+
+RESULT_SCHEMA = "hotpath.result/1"
+
+UNIT_NAMES = {"cycles": "core cycles", "ticks": "TSC ticks"}
+
+
+def unit_name(unit: str) -> str:
+    """Never ambiguous: "cycles" is core cycles, "ticks" TSC ticks."""
+    return UNIT_NAMES.get(unit, unit)
+
+
+@dataclass
+class FigureResult:
+    lab: str
+    primitive: str
+    variant: str
+    size: int
+    align: int
+    mode: str
+    unit: str
+    status: str  # ok, n/a, not timed
+    reason: str | None = None
+    n: int = 0
+    median: float | None = None
+    min: float | None = None
+    p10: float | None = None
+    p90: float | None = None
+    ci_lo: float | None = None
+    ci_hi: float | None = None
+    noisy: bool = False
+    calls_per_sample: int | None = None
+    samples: FloatArray = field(default_factory=lambda: np.empty(0, dtype=np.float64))
+
+    @property
+    def key(self) -> tuple[str, str, str, int, int, str, str]:
+        """What makes two figures comparable across runs."""
+        return (self.lab, self.primitive, self.variant, self.size, self.align, self.mode, self.unit)
+
+    @property
+    def timed(self) -> bool:
+        return self.status == "ok" and self.median is not None
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "lab": self.lab,
+            "primitive": self.primitive,
+            "variant": self.variant,
+            "size": self.size,
+            "align": self.align,
+            "mode": self.mode,
+            "unit": self.unit,
+            "status": self.status,
+            "reason": self.reason,
+            "n": self.n,
+            "median": self.median,
+            "min": self.min,
+            "p10": self.p10,
+            "p90": self.p90,
+            "ci_lo": self.ci_lo,
+            "ci_hi": self.ci_hi,
+            "noisy": self.noisy,
+            "calls_per_sample": self.calls_per_sample,
+        }
+
+
+@dataclass
+class VariantResult:
+    lab: str
+    primitive: str
+    info: Variant
+
+    def to_json(self) -> dict[str, Any]:
+        v = self.info
+        failure = None
+        if v.failure is not None:
+            f = v.failure
+            failure = {
+                "len": f.length,
+                "align": f.align,
+                "seed": f.seed,
+                "expected": f.expected,
+                "got": f.got,
+                "what": f.what,
+            }
+        return {
+            "lab": self.lab,
+            "primitive": self.primitive,
+            "name": v.name,
+            "desc": v.desc,
+            "origin": v.origin,
+            "needs": v.needs,
+            "flags": v.flags,
+            "status": v.status,
+            "reason": v.reason,
+            "checked_cases": v.checked_cases,
+            "failure": failure,
+        }
+
+
+@dataclass
+class RunResult:
+    command: str
+    started: str  # UTC ISO 8601
+    machine: Fingerprint
+    labs: list[str] = field(default_factory=list)
+    clocks: dict[str, dict[str, Any]] = field(default_factory=dict)  # per primitive
+    settings: dict[str, Any] = field(default_factory=dict)
+    variants: list[VariantResult] = field(default_factory=list)
+    figures: list[FigureResult] = field(default_factory=list)
+    calibration: dict[str, Any] | None = None
+    run_id: int | None = None
+    version: str = __version__
+    command_line: str = ""
+
+    def add_bench(self, bench: BenchRun, noisy_fraction: float = DEFAULT_NOISY_FRACTION) -> None:
+        """Summarize one runner invocation into this run."""
+        if bench.lab not in self.labs:
+            self.labs.append(bench.lab)
+        if bench.clock is not None:
+            self.clocks[bench.primitive] = bench.clock.to_json()
+        self.settings[bench.primitive] = bench.settings
+        self.variants.extend(VariantResult(bench.lab, bench.primitive, v) for v in bench.variants)
+        unit = bench.clock.unit if bench.clock else "cycles"
+        for raw in bench.figures:
+            figure = FigureResult(
+                lab=bench.lab,
+                primitive=bench.primitive,
+                variant=raw.variant,
+                size=raw.size,
+                align=raw.align,
+                mode=raw.mode,
+                unit=unit,
+                status=raw.status,
+                reason=raw.reason,
+                calls_per_sample=raw.calls_per_sample,
+            )
+            if raw.status == "ok" and raw.values:
+                summary = summarize(raw.values, noisy_fraction)
+                figure.samples = np.asarray(raw.values, dtype=np.float64)
+                figure.n = summary.n
+                figure.median = summary.median
+                figure.min = summary.min
+                figure.p10 = summary.p10
+                figure.p90 = summary.p90
+                figure.ci_lo = summary.ci_lo
+                figure.ci_hi = summary.ci_hi
+                figure.noisy = summary.noisy
+            elif raw.status == "ok":
+                figure.status = "n/a"
+                figure.reason = "no samples"
+            self.figures.append(figure)
+
+    def wrong_variants(self) -> list[VariantResult]:
+        return [v for v in self.variants if v.info.status == "wrong"]
+
+    def primitives(self) -> list[str]:
+        return list(dict.fromkeys(v.primitive for v in self.variants))
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "schema": RESULT_SCHEMA,
+            "hotpath_version": self.version,
+            "command": self.command,
+            "command_line": self.command_line,
+            "run_id": self.run_id,
+            "started": self.started,
+            "machine": {
+                **self.machine.to_json(),
+                "key": self.machine.key(),
+                "warnings": self.machine.warnings(),
+            },
+            "labs": self.labs,
+            "clocks": self.clocks,
+            "settings": self.settings,
+            "variants": [v.to_json() for v in self.variants],
+            "figures": [f.to_json() for f in self.figures],
+            "calibration": self.calibration,
+        }

@@ -1,0 +1,137 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Finding, building and starting the C runner (build/hotpath-bench).
+
+The repository root is found from this file (an editable install keeps the
+package at <root>/python/hotpath). The build folder is <root>/build, or
+$HOTPATH_BUILD (relative paths are relative to the root). Before a run the
+runner is brought up to date with make, silently when nothing changed.
+$HOTPATH_RUNNER names a runner executable to use as it is, without make
+(the Python tests use it for a scripted stand-in).
+"""
+
+import json
+import os
+import re
+import subprocess
+import sys
+import threading
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from hotpath.errors import RunnerError, UsageError
+from hotpath.progress import ProgressBar
+
+PROGRESS_LINE = re.compile(r"^progress (\d+) (\d+)\s*$")
+
+
+@dataclass(frozen=True)
+class Runner:
+    executable: Path
+    build: Path  # holds user-cflags
+
+    def user_cflags(self) -> Path:
+        return self.build / "user-cflags"
+
+
+def repo_root() -> Path:
+    root = Path(__file__).resolve().parents[2]
+    if not (root / "Makefile").is_file() or not (root / "c").is_dir():
+        raise RunnerError(
+            f"no hotpath source tree at {root}: install hotpath with "
+            "`pip install -e .` from a checkout (scripts/setup.sh does)"
+        )
+    return root
+
+
+def build_dir(root: Path) -> Path:
+    override = os.environ.get("HOTPATH_BUILD")
+    if not override:
+        return root / "build"
+    path = Path(override)
+    return path if path.is_absolute() else root / path
+
+
+def ensure_built(root: Path, build: Path) -> None:
+    """make the runner and user-cflags; on failure show make's output, exit 1."""
+    targets = [str(build / "hotpath-bench"), str(build / "user-cflags")]
+    base = ["make", "-s", "-C", str(root), f"BUILD={build}"]
+    try:
+        up_to_date = subprocess.run(
+            [*base, "-q", *targets], capture_output=True, check=False
+        ).returncode
+        if up_to_date == 0:
+            return
+        print(f"hotpath: building the C runner in {build}", file=sys.stderr)
+        done = subprocess.run([*base, *targets], capture_output=True, text=True, check=False)
+    except OSError as err:
+        raise RunnerError(f"cannot start make: {err}") from err
+    if done.returncode != 0:
+        raise RunnerError(
+            f"building the runner failed ({' '.join([*base, *targets])}):\n"
+            f"{done.stdout}{done.stderr}".rstrip()
+        )
+
+
+def locate_runner(build: bool = True) -> Runner:
+    """The runner to use, rebuilt first unless $HOTPATH_RUNNER names one."""
+    explicit = os.environ.get("HOTPATH_RUNNER")
+    if explicit:
+        exe = Path(explicit)
+        folder = (
+            Path(os.environ["HOTPATH_BUILD"]) if os.environ.get("HOTPATH_BUILD") else exe.parent
+        )
+        return Runner(executable=exe, build=folder)
+    root = repo_root()
+    folder = build_dir(root)
+    if build:
+        ensure_built(root, folder)
+    exe = folder / "hotpath-bench"
+    if not exe.is_file():
+        raise RunnerError(f"runner {exe} does not exist after make")
+    return Runner(executable=exe, build=folder)
+
+
+def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None) -> Any:
+    """Run the runner, return its parsed JSON. Exit 2/3 from it become UsageError."""
+    command = [str(runner.executable), *args]
+    if progress is not None:
+        command.append("--progress")
+    try:
+        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    except OSError as err:
+        raise RunnerError(f"cannot start {runner.executable}: {err}") from err
+    assert proc.stdout is not None and proc.stderr is not None
+    messages: list[str] = []
+
+    def read_stderr() -> None:
+        assert proc.stderr is not None
+        for line in proc.stderr:
+            match = PROGRESS_LINE.match(line)
+            if match and progress is not None:
+                progress.update(int(match.group(1)), int(match.group(2)))
+            elif not match:
+                messages.append(line)
+
+    reader = threading.Thread(target=read_stderr, daemon=True)
+    reader.start()
+    try:
+        output = proc.stdout.read()
+        status = proc.wait()
+    except KeyboardInterrupt:
+        proc.kill()
+        proc.wait()
+        raise
+    finally:
+        reader.join(timeout=5)
+        if progress is not None:
+            progress.finish()
+    errors = "".join(messages).strip()
+    if status in (2, 3):
+        raise UsageError(errors or f"runner rejected {' '.join(args)} (exit {status})")
+    if status != 0:
+        raise RunnerError(f"runner failed (exit {status}): {' '.join(command)}\n{errors}".rstrip())
+    try:
+        return json.loads(output)
+    except json.JSONDecodeError as err:
+        raise RunnerError(f"runner printed invalid JSON ({err}); stderr:\n{errors}") from err

@@ -1,0 +1,72 @@
+#!/usr/bin/env bash
+# SPDX-License-Identifier: GPL-2.0-only
+#
+# hotpath set-up on a fresh Debian 12 machine, run as root; idempotent.
+#
+#   1. Debian packages, installed only when missing (apt-get update only then)
+#   2. the Python environment .venv with hotpath and its dev tools (editable)
+#   3. the C build (make)
+#
+# Usage: scripts/setup.sh [--deps-only]
+#   --deps-only   what `make test` calls; today it does the same three steps
+#                 as no flag (it never runs a benchmark, neither does setup).
+# Environment:
+#   HOTPATH_WITH_DPDK=1   also install libdpdk-dev (about 200 packages) for
+#                         the DPDK peer variants
+#   VENV=path             the virtual environment (default .venv)
+#
+# Labs that need more Debian packages add them to DEBIAN_PACKAGES below.
+
+set -euo pipefail
+
+DEBIAN_PACKAGES=(build-essential python3-venv graphviz llvm clang libisal-dev)
+if [[ "${HOTPATH_WITH_DPDK:-0}" == "1" ]]; then
+	DEBIAN_PACKAGES+=(libdpdk-dev)
+fi
+
+ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
+VENV="${VENV:-.venv}"
+
+say() { printf 'setup: %s\n' "$*"; }
+die() { printf 'setup: FAILED: %s\n' "$*" >&2; exit 1; }
+trap 'die "command failed (line $LINENO): $BASH_COMMAND"' ERR
+
+case "${1:-}" in
+"" | --deps-only) ;;
+-h | --help) sed -n '4,20p' "$0"; exit 0 ;;
+*) printf 'setup: unknown option %q; allowed: --deps-only\n' "$1" >&2; exit 2 ;;
+esac
+
+cd "$ROOT"
+
+missing=()
+for pkg in "${DEBIAN_PACKAGES[@]}"; do
+	status="$(dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null || true)"
+	[[ "$status" == "install ok installed" ]] || missing+=("$pkg")
+done
+if ((${#missing[@]})); then
+	[[ $EUID -eq 0 ]] || die "need root to install: ${missing[*]}"
+	say "installing Debian packages: ${missing[*]}"
+	apt-get update
+	DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+else
+	say "Debian packages present: ${DEBIAN_PACKAGES[*]}"
+fi
+
+PYTHON="${PYTHON:-python3}"
+"$PYTHON" -c 'import sys; sys.exit(sys.version_info < (3, 11))' ||
+	die "$PYTHON is $("$PYTHON" --version 2>&1); hotpath needs Python >= 3.11"
+if [[ ! -x "$VENV/bin/python" ]]; then
+	say "creating $VENV with $PYTHON -m venv"
+	"$PYTHON" -m venv "$VENV"
+else
+	say "$VENV exists"
+fi
+say "installing hotpath (editable) with dev tools into $VENV"
+"$VENV/bin/python" -m pip install --quiet --upgrade pip
+"$VENV/bin/python" -m pip install --quiet -e '.[dev]'
+
+say "building the C library, runner and tests (make)"
+make
+
+say "done: run '$VENV/bin/hotpath --help', or 'make test'"

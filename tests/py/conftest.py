@@ -1,0 +1,119 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Shared fixtures: the CLI in-process, a scripted runner, a fake machine root.
+
+Every test gets its own HOME and XDG_STATE_HOME so that no test can touch
+the user's real history database.
+"""
+
+import json
+import os
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+import pytest
+
+from hotpath.cli import main
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+FAKE_RUNNER = HERE / "fake_runner.py"
+SCHEMA = ROOT / "python" / "hotpath" / "schema" / "result-1.schema.json"
+
+
+@dataclass
+class CliResult:
+    status: int
+    out: str
+    err: str
+
+    def json(self):
+        return json.loads(self.out)
+
+
+@pytest.fixture(autouse=True)
+def private_home(tmp_path, monkeypatch):
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    monkeypatch.delenv("FAKE_RUNNER_SCALE", raising=False)
+    return home
+
+
+@pytest.fixture
+def cli(capsys):
+    """Run `hotpath ARGS...` in-process; argparse errors become status 2."""
+
+    def run(*args: str) -> CliResult:
+        try:
+            status = main(list(args))
+        except SystemExit as exc:
+            status = exc.code if isinstance(exc.code, int) else 2
+        captured = capsys.readouterr()
+        return CliResult(status, captured.out, captured.err)
+
+    return run
+
+
+@pytest.fixture
+def fake_runner(tmp_path, monkeypatch):
+    """A build folder whose runner is tests/py/fake_runner.py (no make)."""
+    build = tmp_path / "fake-build"
+    build.mkdir()
+    script = build / "hotpath-bench"
+    script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE_RUNNER}" "$@"\n')
+    script.chmod(0o755)
+    (build / "user-cflags").write_text("-O2 -fPIC\n")
+    monkeypatch.setenv("HOTPATH_RUNNER", str(script))
+    monkeypatch.setenv("HOTPATH_BUILD", str(build))
+    return build
+
+
+@pytest.fixture
+def real_runner(monkeypatch):
+    """The real C runner, built by make; skipped until its source exists."""
+    if not (ROOT / "c" / "bench" / "runner.c").is_file():
+        pytest.skip("the C runner (c/bench/runner.c) has not landed yet")
+    monkeypatch.delenv("HOTPATH_RUNNER", raising=False)
+    build = os.environ.get("HOTPATH_BUILD", "build")
+    monkeypatch.setenv("HOTPATH_BUILD", build)
+    return ROOT / build if not Path(build).is_absolute() else Path(build)
+
+
+def write_tree(root: Path, files: dict[str, str]) -> Path:
+    for relative, text in files.items():
+        path = root / relative
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    return root
+
+
+CPUINFO_BLOCK = """processor\t: {n}
+vendor_id\t: GenuineIntel
+cpu family\t: 6
+model\t\t: 106
+model name\t: Intel(R) Xeon(R) Platinum 8375C CPU @ 2.90GHz
+stepping\t: 6
+microcode\t: 0xd0003a5
+flags\t\t: fpu tsc sse4_2 avx2 adx {extra}
+"""
+
+
+@pytest.fixture
+def machine_root(tmp_path):
+    """A fake / of a VM with boost on and the powersave governor."""
+    cpuinfo = "\n".join(CPUINFO_BLOCK.format(n=n, extra="hypervisor") for n in range(4))
+    return write_tree(
+        tmp_path / "vmroot",
+        {
+            "proc/cpuinfo": cpuinfo,
+            "proc/sys/kernel/osrelease": "6.12.0-test\n",
+            "sys/hypervisor/type": "xen\n",
+            "sys/devices/system/cpu/cpufreq/boost": "1\n",
+            "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor": "powersave\n",
+            "sys/devices/system/cpu/smt/control": "on\n",
+            "sys/devices/system/cpu/vulnerabilities/spectre_v2": "Mitigation: Retpolines\n",
+            "sys/devices/system/cpu/vulnerabilities/meltdown": "Not affected\n",
+        },
+    )

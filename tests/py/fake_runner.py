@@ -1,0 +1,212 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A scripted stand-in for build/hotpath-bench, speaking docs/runner-protocol.md.
+
+The Python tests run the whole CLI against it, so they need neither the C
+build nor a quiet machine. It knows two primitives: add_chain (N adds cost
+N cycles) and csum_partial with one variant of every status. Samples are
+deterministic (seeded); FAKE_RUNNER_SCALE multiplies csum_partial costs so
+that compare can be tested on a known shift.
+"""
+
+import json
+import os
+import sys
+from pathlib import Path
+
+import numpy as np
+
+MODES = ("latency", "throughput", "fenced")
+CPU = {
+    "vendor": "AuthenticAMD",
+    "family": 25,
+    "model": 17,
+    "stepping": 1,
+    "brand": "AMD EPYC",
+    "features": ["sse4.2", "pclmulqdq", "avx2", "bmi2", "adx"],
+    "pinned_cpu": 1,
+    "core_hz_estimate": 3.4e9,
+}
+
+
+def variant(name, status="ok", reason=None, failure=None, flags=(), needs=()):
+    return {
+        "name": name,
+        "desc": f"{name} (fake)",
+        "origin": "tests/py/fake_runner.py",
+        "needs": list(needs),
+        "flags": list(flags),
+        "domain": {"min_len": 0, "max_len": None},
+        "promise": "csum_fold equal to the reference",
+        "status": status,
+        "reason": reason,
+        "checked_cases": 1000 if status in ("ok", "wrong") else 0,
+        "failure": failure,
+    }
+
+
+WRONG_CASE = {"len": 3, "align": 1, "seed": 5, "expected": 4660, "got": 9029, "what": "mismatch"}
+
+PRIMITIVES = {
+    "add_chain": {
+        "lab": "calibrate",
+        "seed_name": "value",
+        "default_sizes": [50, 100, 200],
+        "variants": [variant("add-chain")],
+    },
+    "csum_partial": {
+        "lab": "csum",
+        "seed_name": "sum",
+        "default_sizes": [40],
+        "variants": [
+            variant("rfc1071-ref"),
+            variant("kernel-5.17", needs=["adx"]),
+            variant("zero-input", flags=["no_latency"]),
+            variant("odd-broken", status="wrong", failure=WRONG_CASE),
+            variant("avx512-wide", status="skipped", reason="needs avx512bw", needs=["avx512bw"]),
+            variant("isal", status="unavailable", reason="built without libisal-dev"),
+        ],
+    },
+}
+
+
+def fail(what, value, allowed, status=2):
+    print(f"hotpath-bench: {what} '{value}': {allowed}", file=sys.stderr)
+    sys.exit(status)
+
+
+def parse(argv):
+    opts = {"with": [], "progress": False}
+    command = argv[0] if argv else fail("command", "", "list, run or verify")
+    i = 1
+    while i < len(argv):
+        key = argv[i]
+        if key == "--progress":
+            opts["progress"] = True
+            i += 1
+            continue
+        if i + 1 >= len(argv):
+            fail("option", key, "needs a value")
+        value = argv[i + 1]
+        if key == "--with":
+            opts["with"].append(value)
+        else:
+            opts[key.lstrip("-")] = value
+        i += 2
+    return command, opts
+
+
+def cost(primitive, name, size, align, mode):
+    if primitive == "add_chain":
+        return float(size)
+    base = 4.0 + size / 8.0 + (4.0 if align % 2 else 0.0)
+    base *= {"kernel-5.17": 0.8, "zero-input": 0.5}.get(name, 1.0)
+    base *= {"latency": 1.0, "throughput": 0.6, "fenced": 1.9}[mode]
+    return base * float(os.environ.get("FAKE_RUNNER_SCALE", "1"))
+
+
+def main():
+    command, opts = parse(sys.argv[1:])
+    if command == "list":
+        prims = [{"name": n, **p} for n, p in PRIMITIVES.items()]
+        print(
+            json.dumps(
+                {"schema": "hotpath.bench/1", "command": "list", "cpu": CPU, "primitives": prims}
+            )
+        )
+        return
+    name = opts.get("primitive") or fail("--primitive", "", "required")
+    if name not in PRIMITIVES:
+        fail("primitive", name, "one of " + ", ".join(PRIMITIVES))
+    prim = PRIMITIVES[name]
+    variants = [dict(v) for v in prim["variants"]]
+    if "variants" in opts:
+        wanted = opts["variants"].split(",")
+        variants = [v for v in variants if v["name"] in wanted or v["name"] == "rfc1071-ref"]
+    for spec in opts["with"]:
+        path, _, symbol = spec.rpartition(":")
+        if not Path(path).exists():
+            fail("--with", spec, "cannot open the library", status=3)
+        if symbol.startswith("missing"):
+            fail("--with", spec, f"undefined symbol {symbol}", status=3)
+        failure = WRONG_CASE if "wrong" in symbol else None
+        variants.append(
+            variant(symbol, status="wrong" if failure else "ok", failure=failure, flags=["user"])
+        )
+    sizes = [
+        int(s) for s in opts.get("sizes", ",".join(map(str, prim["default_sizes"]))).split(",")
+    ]
+    aligns = [int(a) for a in opts.get("aligns", "0").split(",")]
+    modes = opts.get("modes", ",".join(MODES)).split(",")
+    rounds = int(opts.get("rounds", "400"))
+    unit = opts.get("unit", "cycles")
+    tpc = 0.76
+    rng = np.random.default_rng(int(opts.get("rng-seed", "1")))
+    figures = []
+    cells = [(v, s, a, m) for m in modes for s in sizes for a in aligns for v in variants]
+    for done, (v, size, align, mode) in enumerate(cells, 1):
+        fig = {
+            "variant": v["name"],
+            "size": size,
+            "align": align,
+            "mode": mode,
+            "status": "ok",
+            "reason": None,
+            "calls_per_sample": 100,
+            "values": [],
+            "ticks": [],
+        }
+        if v["status"] != "ok":
+            fig["status"] = "not timed"
+            fig["reason"] = f"variant is {v['status']}"
+        elif "no_latency" in v["flags"] and mode == "latency":
+            fig["status"] = "n/a"
+            fig["reason"] = "ignores its input sum: no chain to follow"
+        else:
+            cycles = cost(name, v["name"], size, align, mode) * (1 + rng.gamma(2.0, 0.004, rounds))
+            ticks = cycles * tpc
+            fig["values"] = [round(x, 4) for x in (cycles if unit == "cycles" else ticks)]
+            fig["ticks"] = [round(x, 4) for x in ticks]
+        figures.append(fig)
+        if opts["progress"]:
+            print(f"progress {done} {len(cells)}", file=sys.stderr, flush=True)
+    clock = {
+        "source": "tsc",
+        "unit": unit,
+        "unit_long": "core cycles (calibrated against a dependent add chain, from TSC)"
+        if unit == "cycles"
+        else "TSC ticks",
+        "tsc_hz": 2.6e9,
+        "ticks_per_cycle": [0.76, 0.761, 0.759, 0.762],
+        "timer_overhead_ticks": 38.0,
+        "fenced_empty_ticks": 41.5,
+        "perf_cycles": {
+            "available": False,
+            "reason": "perf_event_open(cycles): No such file or directory",
+        },
+    }
+    print(
+        json.dumps(
+            {
+                "schema": "hotpath.bench/1",
+                "command": command,
+                "primitive": name,
+                "lab": prim["lab"],
+                "seed_name": prim["seed_name"],
+                "clock": clock,
+                "cpu": CPU,
+                "settings": {
+                    "rounds": rounds,
+                    "warmup_rounds": 20,
+                    "burst_ticks": 26000,
+                    "batch_rounds": 50,
+                    "rng_seed": 1,
+                },
+                "variants": variants,
+                "figures": figures,
+            }
+        )
+    )
+
+
+if __name__ == "__main__":
+    main()

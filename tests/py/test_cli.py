@@ -1,0 +1,101 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The whole CLI against the scripted runner: output shapes, store, exit status."""
+
+import json
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import SCHEMA
+
+pytestmark = pytest.mark.usefixtures("fake_runner")
+
+
+def validate(doc):
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
+
+
+def test_csum_table_and_wrong_exit(cli, tmp_path: Path):
+    db = tmp_path / "h.sqlite"
+    res = cli("csum", "--rounds", "30", "--db", str(db))
+    assert res.status == 0  # odd-broken is the lab's own known-wrong variant: a result
+    named = cli("csum", "--rounds", "5", "--variants", "odd-broken", "--no-store")
+    assert named.status == 1  # a WRONG variant the user asked for
+    assert "40 B even" in res.out and "40 B odd" in res.out
+    assert "WRONG: mismatch at len 3" in res.out
+    assert "skipped: needs avx512bw" in res.out
+    assert "stored as run 1" in res.out
+    assert db.exists()
+
+
+def test_csum_json_validates(cli):
+    res = cli("csum", "--rounds", "20", "--sizes", "40,1500", "--json", "--no-store")
+    doc = res.json()
+    validate(doc)
+    assert doc["run_id"] is None
+    modes = {f["mode"] for f in doc["figures"]}
+    assert modes == {"latency", "throughput", "fenced"}
+    ok = [f for f in doc["figures"] if f["status"] == "ok"]
+    assert ok and all(f["unit"] == "cycles" and f["n"] == 20 for f in ok)
+
+
+def test_unit_ticks(cli):
+    res = cli("csum", "--rounds", "10", "--unit", "ticks", "--modes", "latency", "--no-store")
+    assert "TSC ticks per call" in res.out
+
+
+def test_markdown(cli):
+    res = cli("csum", "--rounds", "10", "--modes", "throughput", "--markdown", "--no-store")
+    assert "throughput mode" in res.out and "=====" in res.out
+
+
+def test_calibrate(cli):
+    res = cli("calibrate", "--rounds", "30", "--no-store")
+    assert res.status == 0
+    for text in ("TSC frequency: 2.6000 GHz", "ticks per core cycle", "perf cycles counter: "
+                 "not available", "estimated core frequency", "calibration: PASS"):  # fmt: skip
+        assert text in res.out
+    doc = cli("calibrate", "--rounds", "30", "--no-store", "--json").json()
+    validate(doc)
+    assert doc["calibration"]["passed"] is True
+
+
+def test_history_and_compare(cli, tmp_path: Path, monkeypatch):
+    db = str(tmp_path / "h.sqlite")
+    assert "no runs recorded" in cli("history", "--db", db).out
+    cli("csum", "--rounds", "50", "--modes", "latency", "--db", db)
+    monkeypatch.setenv("FAKE_RUNNER_SCALE", "1.10")
+    cli("csum", "--rounds", "50", "--modes", "latency", "--db", db)
+    hist = cli("history", "--db", db)
+    assert hist.status == 0 and "hotpath csum" in hist.out and "AMD EPYC" in hist.out
+    res = cli("compare", "last~1", "last", "--db", db)
+    assert res.status == 0
+    assert "slower" in res.out and "threshold 0.02" in res.out
+    same = cli("compare", "1", "1", "--db", db, "--json").json()
+    assert {f["verdict"] for f in same["figures"]} == {"no evidence of a difference"}
+
+
+def test_run_writes_report(cli, tmp_path: Path):
+    out = tmp_path / "report"
+    res = cli("run", "--quick", "--out", str(out), "--db", str(tmp_path / "h.sqlite"))
+    assert res.out.strip().splitlines()[-1] == str(out)
+    for name in ("report.md", "report.html", "results.json"):
+        assert (out / name).is_file()
+    validate(json.loads((out / "results.json").read_text()))
+    html = (out / "report.html").read_text()
+    assert "<svg" in html and "<?xml" not in html and "<img" not in html
+    assert list((out / "plots").glob("*.png")) and list((out / "plots").glob("*.svg"))
+    assert "progress" not in res.err and "csum_partial (2/2): 100%" in res.err
+
+
+def test_list(cli):
+    res = cli("list", "csum")
+    assert res.status == 0
+    assert "kernel-5.17" in res.out and "skipped: needs avx512bw" in res.out
+    assert "add-chain" not in res.out
+
+
+def test_plot_dir(cli, tmp_path: Path):
+    cli("csum", "--rounds", "10", "--sizes", "40,256", "--no-store", "--plot", str(tmp_path / "p"))
+    assert (tmp_path / "p" / "csum-csum_partial-latency.svg").is_file()

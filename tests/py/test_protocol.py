@@ -1,0 +1,66 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The runner's JSON as docs/runner-protocol.md shows it parses; drift is reported."""
+
+import json
+from pathlib import Path
+
+import pytest
+
+from hotpath.errors import RunnerError
+from hotpath.protocol import parse_listing, parse_run
+
+FIXTURES = Path(__file__).parent / "fixtures"
+
+
+def test_protocol_example_parses():
+    doc = json.loads((FIXTURES / "run-protocol-example.json").read_text())
+    run = parse_run(doc)
+    assert run.primitive == "csum_partial" and run.lab == "csum"
+    assert run.clock is not None and run.clock.unit == "cycles"
+    assert run.clock.perf_cycles.available is False
+    assert run.cpu.core_hz_estimate == 3.27e9
+    assert run.variants[0].needs == ["adx"]
+    assert run.figures[0].values == [11.02, 11.05]
+
+
+def test_wrong_schema_named():
+    doc = json.loads((FIXTURES / "run-protocol-example.json").read_text())
+    doc["schema"] = "hotpath.bench/2"
+    with pytest.raises(RunnerError, match=r"hotpath\.bench/2"):
+        parse_run(doc)
+
+
+def test_missing_field_named():
+    doc = json.loads((FIXTURES / "run-protocol-example.json").read_text())
+    del doc["clock"]["tsc_hz"]
+    with pytest.raises(RunnerError, match=r"clock\.tsc_hz"):
+        parse_run(doc)
+
+
+def test_failure_case_read():
+    doc = json.loads((FIXTURES / "run-protocol-example.json").read_text())
+    doc["variants"][0].update(
+        status="wrong",
+        failure={"len": 3, "align": 1, "seed": 5, "expected": 4660, "got": "0x2345",
+                 "what": "mismatch"},
+    )  # fmt: skip
+    failure = parse_run(doc).variants[0].failure
+    assert failure is not None
+    assert failure.describe() == (
+        "mismatch at len 3, align 1, seed 0x5: expected 0x1234, got 0x2345"
+    )
+
+
+def test_listing():
+    doc = {
+        "schema": "hotpath.bench/1",
+        "command": "list",
+        "cpu": {"vendor": "v", "family": 1, "model": 2, "stepping": 3, "brand": "b",
+                "features": []},
+        "primitives": [{"name": "csum_partial", "lab": "csum", "seed_name": "sum",
+                        "default_sizes": [40], "variants": [{"name": "x", "status": "ok"}]}],
+    }  # fmt: skip
+    listing = parse_listing(doc)
+    prim = listing.primitive("csum_partial")
+    assert prim is not None and prim.variants[0].name == "x"
+    assert listing.primitive("nope") is None

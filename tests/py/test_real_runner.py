@@ -1,0 +1,72 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The CLI against the real C runner: structure only, never speed.
+
+Skipped until c/bench/runner.c exists; from then on a broken build fails
+here (make's output is in the message). Rounds are tiny: these check that
+Python and C agree on docs/runner-protocol.md, not what anything costs.
+"""
+
+import json
+import shutil
+from pathlib import Path
+
+import jsonschema
+import pytest
+
+from conftest import SCHEMA
+
+pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
+
+
+def validate(doc):
+    jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
+
+
+def test_list(cli):
+    res = cli("list", "csum")
+    assert res.status == 0, res.err
+    assert "csum_partial" in res.out and "rfc1071-ref" in res.out
+
+
+def test_csum_json(cli):
+    res = cli("csum", "--rounds", "8", "--sizes", "40,64", "--json", "--no-store")
+    assert res.status in (0, 1), res.err  # 1: some variant is WRONG, still a result
+    doc = res.json()
+    validate(doc)
+    assert {f["mode"] for f in doc["figures"]} == {"latency", "throughput", "fenced"}
+    assert {(f["size"], f["align"]) for f in doc["figures"]} == {(40, 0), (40, 1), (64, 0),
+                                                                  (64, 1)}  # fmt: skip
+    ref = [f for f in doc["figures"] if f["variant"] == "rfc1071-ref" and f["status"] == "ok"]
+    assert ref and all(f["n"] == 8 and f["median"] is not None for f in ref)
+
+
+def test_csum_table_stored(cli, tmp_path: Path):
+    db = tmp_path / "h.sqlite"
+    res = cli("csum", "--rounds", "8", "--modes", "latency", "--db", str(db))
+    assert res.status in (0, 1), res.err
+    assert "40 B even" in res.out and "core cycles per call" in res.out
+    assert "stored as run 1" in res.out
+    assert "AMD" in cli("history", "--db", str(db)).out or db.exists()
+
+
+def test_calibrate_json(cli):
+    res = cli("calibrate", "--rounds", "10", "--json", "--no-store")
+    assert res.status in (0, 1), res.err  # a FAIL on a noisy machine is still a result
+    doc = res.json()
+    validate(doc)
+    assert [c["adds"] for c in doc["calibration"]["chains"]] == [50, 100, 200]
+
+
+@pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
+def test_user_variant_and_missing_symbol(cli, tmp_path: Path):
+    src = tmp_path / "mine.c"
+    src.write_text(
+        "#include <stdint.h>\n"
+        "uint32_t plus_one(const void *b, int len, uint32_t sum) { return sum + 1; }\n"
+    )
+    res = cli("csum", "--rounds", "5", "--modes", "latency", "--no-store",
+              "--with", f"{src}:plus_one")  # fmt: skip
+    assert res.status == 1, res.err  # sum + 1 is not the checksum
+    assert "plus_one" in res.out and "WRONG" in res.out
+    res = cli("csum", "--no-store", "--with", f"{src}:no_such_fn")
+    assert res.status == 2 and "no_such_fn" in res.err
