@@ -7,6 +7,7 @@
 # __attribute__((target(...))) and is chosen at run time from cpuid, so one
 # build runs (and tests each path it can) on any x86-64 machine.
 
+.DEFAULT_GOAL := all
 BUILD ?= build
 CC ?= gcc
 CFLAGS_COMMON := -std=gnu11 -O2 -g -fPIC -falign-functions=64 -Wall -Wextra -Wno-unused-parameter \
@@ -22,6 +23,8 @@ VENV ?= .venv
 LAB_CFLAGS :=
 LAB_LDLIBS :=
 -include $(wildcard c/*/lab.mk)
+# Fuzz targets (clang, libFuzzer): fuzz/<lab>.mk, `make fuzz-<lab>`.
+-include $(wildcard fuzz/*.mk)
 
 LIB_SRCS := $(filter-out c/bench/runner.c,$(wildcard c/bench/*.c c/*/*.c))
 LIB_OBJS := $(LIB_SRCS:%.c=$(BUILD)/obj/%.o)

@@ -96,6 +96,18 @@ def test_every_burst_has_three_loops_with_an_indirect_call(funcs) -> None:
         assert len(timed_loops(insns)) >= 3, f"{name}: timed loops lost their call"
 
 
+# System V argument registers, as reg_base() names them.
+ARG_REGS = {"di", "si", "d", "c", "r8", "r9"}
+
+
+def reg_base(name: str) -> str:
+    """rax/eax/ax/al -> a, r13/r13d/r13w -> r13: one name per register."""
+    m = re.fullmatch(r"r(\d+)[dwb]?", name)
+    if m:
+        return f"r{m.group(1)}"
+    return re.sub(r"^[re]?([a-d]|si|di|bp|sp)[xlh]?$", r"\1", name)
+
+
 def feeds_back(body: list[str]) -> bool:
     """The call's result (in rax) is moved to a register that the next
     iteration reads before the call: the data dependency of latency mode."""
@@ -104,10 +116,11 @@ def feeds_back(body: list[str]) -> bool:
         m = re.match(r"^mov\w*\s+%(?:rax|eax|ax|al),%(\w+)$", t)
         if not m:
             continue
-        dest = m.group(1)
+        dest = reg_base(m.group(1))
+        if dest in ARG_REGS:
+            return True  # the next call reads it as an argument
         for u in body[:call]:
-            src = re.match(r"^\w+\s+%(\w+),", u)
-            if src and src.group(1) == dest:
+            if dest in {reg_base(r) for r in re.findall(r"%(\w+)", u)}:
                 return True
     return False
 
