@@ -21,9 +21,11 @@ For each variant this script
        bound_cycles    longest path from the seed (%esi) to the result
                        (%eax): no latency-mode call can take less;
        chain_cycles    longest path in the whole graph (loads ready at the
-                       start): the figure seed 000 drew by hand;
+                       start, register moves free): the figure seed 000
+                       drew by hand (9 for its "dead code removed" step);
        mca_cycles      llvm-mca's steady state per iteration in latency
-                       mode (chain and throughput together);
+                       mode (chain and throughput together), loads taken
+                       as already done (register forms);
      and writes DIR/<variant>.dot, the graph with the longest path in red.
 
 Usage: scripts/csum_chain_bound.py [--variants a,b] [--odd] [--dot-dir DIR]
@@ -46,13 +48,16 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 CFLAGS = ["-std=gnu11", "-O2", "-fPIC", "-fno-strict-aliasing", "-fno-plt",
+          "-fno-semantic-interposition",  # lets the probe inline the variant
+          "-madx",  # and inline target("adx") variants (gcc never emits adcx itself)
           "-I" + str(ROOT / "c/include"), "-I" + str(ROOT / "c/csum")]
 
-# name -> (source file under c/csum, function)
+# name -> (source files under c/csum, comma-separated; function)
 VARIANTS: dict[str, tuple[str, str]] = {
     "kernel-5.17": ("csum_kernel_5_17.c", "hp_csum_kernel_5_17"),
     "kernel-5.17-rc": ("csum_kernel_5_17.c", "hp_csum_kernel_5_17_rc"),
-    "seed-specialised": ("csum_seed_ladder.c", "hp_csum_seed_specialised"),
+    "seed-specialised": ("csum_seed_ladder.c,csum_kernel_5_17.c",
+                         "hp_csum_seed_specialised"),
     "seed-no-odd": ("csum_seed_ladder.c", "hp_csum_seed_no_odd"),
     "seed-dead-code": ("csum_seed_ladder.c", "hp_csum_seed_dead_code"),
     "seed-adx": ("csum_seed_ladder.c", "hp_csum_seed_adx"),
@@ -75,6 +80,7 @@ for _i in range(8, 16):
 CANON = {alias: full for full, al in REGS64.items() for alias in al}
 CANON.update({r: r for r in REGS64})
 
+MOVE = re.compile(r"mov[lq]\s+%\w+,\s*%\w+$")
 ALL_FLAGS = {"CF", "OF", "SZ"}
 # mnemonic stem -> (flags read, flags written, dest is also read)
 SEMANTICS: dict[str, tuple[set[str], set[str], bool]] = {
@@ -136,8 +142,9 @@ def probe_asm(src: str, fn: str, odd: bool, cc: str, tmp: Path) -> list[str]:
     """The probe's fall-through instructions, up to its first ret."""
     off = 1 if odd else 0
     probe = tmp / "probe.c"
+    includes = "".join(f'#include "{ROOT / "c/csum" / f}"\n' for f in src.split(","))
     probe.write_text(
-        f'#include "{ROOT / "c/csum" / src}"\n'
+        includes +
         "__attribute__((flatten)) uint32_t hp_probe40(const void *b, "
         "uint32_t s)\n{\n"
         f"\tconst unsigned char *p = __builtin_assume_aligned(b, 64);\n"
@@ -153,7 +160,7 @@ def probe_asm(src: str, fn: str, odd: bool, cc: str, tmp: Path) -> list[str]:
             continue
         if not inside or not line or line.startswith(".") or line.endswith(":"):
             continue
-        if line.startswith("ret"):
+        if line.startswith("ret") or line.startswith("jmp"):
             break
         lines.append(line)
     return lines
@@ -177,11 +184,11 @@ def mca(lines: list[str], mcpu: str, iterations: int) -> tuple[float, list[int],
 
 def reg_form(line: str) -> str:
     """The instruction with memory operands replaced by a spare register."""
-    mn, _, ops = line.partition(" ")
+    mn, ops = (re.split(r"\s+", line, maxsplit=1) + [""])[:2]
     parts = split_operands(ops)
-    if not any("(" in p for p in parts):
+    if not any("(" in p for p in parts) or mn.startswith("lea"):
         return line
-    if mn.startswith("mov") and not mn.startswith(("movz", "movs")):
+    if mn.startswith("mov"):
         return "nop"  # a plain load is off every register chain
     size = "%r15d" if mn.endswith("l") else "%r15"
     return mn + " " + ", ".join(size if "(" in p else p for p in parts)
@@ -193,8 +200,8 @@ def graph(lines: list[str], lat: list[int]):
     last: dict[str, int] = {r: -1 for r in ("rdi", "rsi", "rdx", "rsp")}
     edges: list[tuple[int, int, str]] = []
     for i, line in enumerate(lines):
-        mn, _, ops = line.partition(" ")
-        st = stem(mn.strip())
+        mn, ops = (re.split(r"\s+", line, maxsplit=1) + [""])[:2]
+        st = stem(mn)
         fr, fw, dest_read = SEMANTICS.get(st, (set(), ALL_FLAGS, True))
         parts = split_operands(ops)
         reads, writes = set(), set()
@@ -220,21 +227,27 @@ def graph(lines: list[str], lat: list[int]):
     return edges, last
 
 
-def longest(n: int, lat: list[int], edges, start: set[int]):
-    """Longest finish time per node, paths from nodes in @start (-1 is the
-    seed) or from anywhere when @start is empty."""
-    best = [float("-inf")] * n
-    prev = [None] * n
-    for i in range(n):
-        if not start:
-            best[i] = lat[i]
-    for s, d, _ in sorted(edges, key=lambda e: e[1]):
-        base = 0 if s == -1 and (not start or -1 in start) else (best[s] if s >= 0 else float("-inf"))
-        if base == float("-inf"):
-            continue
-        if base + lat[d] > best[d]:
-            best[d] = base + lat[d]
-            prev[d] = s
+def longest(n: int, lat: list[int], edges, from_seed: bool):
+    """Longest finish time of each node and its predecessor on that path:
+    from the seed (%esi at entry, time 0) when @from_seed, else from any
+    node (register inputs ready at the start)."""
+    neg = float("-inf")
+    best = [neg if from_seed else lat[i] for i in range(n)]
+    prev: list[int | None] = [None] * n
+    into: dict[int, list[tuple[int, str]]] = {}
+    for src, dst, reg in edges:
+        into.setdefault(dst, []).append((src, reg))
+    for d in range(n):
+        for src, reg in into.get(d, []):
+            if src == -1:
+                if not from_seed or reg != "rsi":
+                    continue
+                base = 0.0
+            else:
+                base = best[src]
+            if base != neg and base + lat[d] > best[d]:
+                best[d] = base + lat[d]
+                prev[d] = src
     return best, prev
 
 
@@ -254,17 +267,25 @@ def dot(name: str, lines: list[str], lat: list[int], edges, path: set[int]) -> s
 
 def analyse(name: str, src: str, fn: str, args, tmp: Path) -> dict:
     lines = [ln for ln in probe_asm(src, fn, args.odd, args.cc, tmp)]
-    # latency mode: the result becomes the next call's seed
-    per_iter, _, _ = mca(lines + ["movl %eax, %esi"], args.mcpu, 100)
     regs = [reg_form(ln) for ln in lines]
     _, lat, _ = mca(regs, args.mcpu, 1)
-    lat = [0 if r == "nop" else lat[i] for i, r in enumerate(regs)]
+    # latency mode: the result becomes the next call's seed; loads in
+    # register form, i.e. done before the chain reaches them, as an
+    # out-of-order core does (llvm-mca would otherwise put each load-op's
+    # load latency on the chain)
+    per_iter, _, _ = mca(regs + ["movl %eax, %esi"], args.mcpu, 100)
+    if len(lat) != len(regs):
+        fail(f"{name}: llvm-mca parsed {len(lat)} of {len(regs)} instructions")
+    # loads are off the chain; register moves are eliminated at rename on
+    # every core this targets (Zen, and Intel since Ivy Bridge)
+    lat = [0 if r == "nop" or MOVE.match(r) else lat[i]
+           for i, r in enumerate(regs)]
     edges, last = graph(lines, lat)
     n = len(lines)
-    from_seed, prev = longest(n, lat, [e for e in edges if e[0] != -1 or e[2] in ("rsi",)], {-1})
+    from_seed, prev = longest(n, lat, edges, True)
     end = last.get("rax", -1)
     bound = from_seed[end] if end >= 0 and from_seed[end] != float("-inf") else 0
-    anywhere, prev_any = longest(n, lat, [e for e in edges if e[0] >= 0], set())
+    anywhere, _ = longest(n, lat, edges, False)
     chain = max(anywhere) if anywhere else 0
     path, cur = set(), end
     while cur is not None and cur >= 0 and bound:
@@ -284,8 +305,8 @@ def analyse(name: str, src: str, fn: str, args, tmp: Path) -> dict:
                    + ("odd" if args.odd else "64-byte aligned")
                    + " buffer), fall-through path; longest register/flag path "
                    "seed->result with llvm-mca latencies (register forms); "
-                   "mca_cycles: llvm-mca -iterations=100 with the result fed "
-                   "back as the seed"),
+                   "mca_cycles: llvm-mca -iterations=100 -timeline on the "
+                   "register forms with the result fed back as the seed"),
         "instructions": n,
         "dot": dot_path,
     }

@@ -4,32 +4,24 @@
  * rewrite, arch/x86/lib/csum-partial_64.c): one 64-bit add-with-carry chain,
  * a 64-byte loop, then 32/16/8-byte steps and a tail, folded to 32 bits.
  *
- * Two differences from the kernel, both about user space and correctness:
- * - the kernel reads the tail with load_unaligned_zeropad(), an 8-byte
- *   load that may run past the buffer and relies on an exception fixup;
- *   here the tail is assembled from 4/2/1-byte loads so the buffer's last
- *   byte can sit against a guard page;
- * - odd addresses rotate the incoming sum first (the later fix "x86/csum:
- *   Fix initial seed for odd buffers"); the first 5.17 code added the seed
- *   unrotated and so gave wrong sums for odd buffers with non-zero seeds.
+ * Two builds of the same body:
+ * - hp_csum_kernel_5_17(): odd addresses rotate the incoming sum first
+ *   (the fix "x86/csum: Fix initial seed for odd buffers" that 5.17
+ *   shipped with);
+ * - hp_csum_kernel_5_17_rc(): the first version of the rewrite, the one
+ *   seed 000 benchmarked as its baseline, which added the seed unrotated
+ *   and so returns a wrong sum for odd buffers with most non-zero seeds
+ *   (right only when the seed is a multiple of 257, e.g. 0 or ~0).
+ *
+ * One difference from the kernel, about user space: the kernel reads the
+ * tail with load_unaligned_zeropad(), an 8-byte load that may run past
+ * the buffer and relies on an exception fixup; here the tail is assembled
+ * from 4/2/1-byte loads so the buffer's last byte can sit against a guard
+ * page.
  */
 #include <hotpath/csum.h>
 
-#include <string.h>
-
-static inline uint32_t add32_with_carry(uint32_t a, uint32_t b)
-{
-	__asm__("addl %2,%0\n\t"
-		"adcl $0,%0"
-		: "=r"(a)
-		: "0"(a), "rm"(b));
-	return a;
-}
-
-static inline uint32_t ror32(uint32_t x, unsigned int n)
-{
-	return (x >> n) | (x << (32 - n));
-}
+#include "csum_impl.h"
 
 static inline uint32_t from32to16(uint32_t a)
 {
@@ -42,32 +34,8 @@ static inline uint32_t from32to16(uint32_t a)
 	return b;
 }
 
-/* The 1..7 tail bytes, little-endian, zero-padded, without over-reading. */
-static inline uint64_t load_tail(const uint8_t *p, unsigned int n)
-{
-	uint64_t v = 0;
-	unsigned int k = 0;
-
-	if (n & 4) {
-		uint32_t w;
-
-		memcpy(&w, p, 4);
-		v = w;
-		k = 4;
-	}
-	if (n & 2) {
-		uint16_t w;
-
-		memcpy(&w, p + k, 2);
-		v |= (uint64_t)w << (8 * k);
-		k += 2;
-	}
-	if (n & 1)
-		v |= (uint64_t)p[k] << (8 * k);
-	return v;
-}
-
-uint32_t hp_csum_kernel_5_17(const void *buf, int len, uint32_t sum)
+static inline __attribute__((always_inline)) uint32_t
+csum_5_17(const void *buf, int len, uint32_t sum, int fixed_seed)
 {
 	const uint8_t *buff = buf;
 	uint64_t temp64 = sum;
@@ -78,7 +46,10 @@ uint32_t hp_csum_kernel_5_17(const void *buf, int len, uint32_t sum)
 	if (__builtin_expect(odd, 0)) {
 		if (__builtin_expect(len == 0, 0))
 			return sum;
-		temp64 = ror32(sum, 8);
+		/* The sum is byte-swapped back at the end, so the seed must
+		 * go in swapped too; the rc code forgot this. */
+		if (fixed_seed)
+			temp64 = csum_ror32(sum, 8);
 		temp64 += (uint32_t)(*buff << 8);
 		len--;
 		buff++;
@@ -95,52 +66,39 @@ uint32_t hp_csum_kernel_5_17(const void *buf, int len, uint32_t sum)
 			"adcq 7*8(%[src]),%[res]\n\t"
 			"adcq $0,%[res]"
 			: [res] "+r"(temp64)
-			: [src] "r"(buff)
-			: "memory");
+			: [src] "r"(buff), "m"(*(const uint8_t(*)[64])buff));
 		buff += 64;
 		len -= 64;
 	}
 
 	if (len & 32) {
-		__asm__("addq 0*8(%[src]),%[res]\n\t"
-			"adcq 1*8(%[src]),%[res]\n\t"
-			"adcq 2*8(%[src]),%[res]\n\t"
-			"adcq 3*8(%[src]),%[res]\n\t"
-			"adcq $0,%[res]"
-			: [res] "+r"(temp64)
-			: [src] "r"(buff)
-			: "memory");
+		temp64 = csum_adc32(temp64, buff);
 		buff += 32;
 	}
 	if (len & 16) {
-		__asm__("addq 0*8(%[src]),%[res]\n\t"
-			"adcq 1*8(%[src]),%[res]\n\t"
-			"adcq $0,%[res]"
-			: [res] "+r"(temp64)
-			: [src] "r"(buff)
-			: "memory");
+		temp64 = csum_adc16(temp64, buff);
 		buff += 16;
 	}
 	if (len & 8) {
-		__asm__("addq 0*8(%[src]),%[res]\n\t"
-			"adcq $0,%[res]"
-			: [res] "+r"(temp64)
-			: [src] "r"(buff)
-			: "memory");
+		temp64 = csum_add64c(temp64, csum_load64(buff));
 		buff += 8;
 	}
-	if (len & 7) {
-		uint64_t trail = load_tail(buff, len & 7);
-
-		__asm__("addq %[trail],%[res]\n\t"
-			"adcq $0,%[res]"
-			: [res] "+r"(temp64)
-			: [trail] "r"(trail));
-	}
-	result = add32_with_carry(temp64 >> 32, temp64 & 0xffffffff);
+	if (len & 7)
+		temp64 = csum_add64c(temp64, csum_load_tail(buff, len & 7));
+	result = csum_add32c(temp64 >> 32, temp64 & 0xffffffff);
 	if (__builtin_expect(odd, 0)) {
 		result = from32to16(result);
 		result = ((result >> 8) & 0xff) | ((result & 0xff) << 8);
 	}
 	return result;
+}
+
+uint32_t hp_csum_kernel_5_17(const void *buf, int len, uint32_t sum)
+{
+	return csum_5_17(buf, len, sum, 1);
+}
+
+uint32_t hp_csum_kernel_5_17_rc(const void *buf, int len, uint32_t sum)
+{
+	return csum_5_17(buf, len, sum, 0);
 }

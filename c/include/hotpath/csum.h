@@ -4,6 +4,10 @@
  * csum_partial() returns a 32-bit partial sum whose exact value differs
  * between kernel versions; what every version must agree on is
  * csum_fold() of it, the 16-bit ones' complement checksum.
+ *
+ * The lab's primitives (each with its own registry in c/csum/):
+ * csum_partial, csum_fold, csum_ipv6_magic, ip_fast_csum and
+ * csum_partial_copy.
  */
 #ifndef HOTPATH_CSUM_H
 #define HOTPATH_CSUM_H
@@ -14,10 +18,26 @@
 /* The kernel's signature: __wsum csum_partial(const void *, int, __wsum). */
 typedef uint32_t (*hp_csum_fn)(const void *buf, int len, uint32_t sum);
 
-/* What a csum_partial variant promises (struct hp_variant.promise). */
+/*
+ * What a csum_partial variant promises (struct hp_variant.promise), from
+ * weakest to strongest. "Raw" is the returned 32 bits before csum_fold().
+ * Any variant that sums the buffer's words at their natural offsets with
+ * end-around carry returns the canonical sum, so at even addresses it is
+ * bit-identical to kernel 5.17; at odd addresses 5.17 returns its sum
+ * folded to 16 bits and byte-swapped, which only the variants keeping
+ * 5.17's odd-address code reproduce.
+ */
 enum hp_csum_promise {
 	/* csum_fold(result) equals csum_fold(reference) for every seed */
 	HP_CSUM_FOLD = 0,
+	/* raw result equals kernel 5.17's at even addresses; csum_fold
+	 * equal to the reference's at odd ones */
+	HP_CSUM_RAW_EVEN = 1,
+	/* raw result equals kernel 5.17's at every address */
+	HP_CSUM_RAW = 2,
+	/* the input sum is ignored: csum_fold(result) equals the
+	 * reference's for the buffer alone (seed 0), whatever the seed */
+	HP_CSUM_FOLD_NOSEED = 3,
 };
 
 /**
@@ -39,8 +59,102 @@ static inline uint16_t hp_csum_fold(uint32_t sum)
 	return (uint16_t)~sum;
 }
 
-/* Kernel 5.17 csum_partial (Eric Dumazet's rewrite), with the fixed
- * odd-address seed handling. */
+/* ---- hotpath's own csum_partial (c/csum/csum_hp*.c) ---- */
+
+enum hp_csum_path {
+	HP_CSUM_PATH_AUTO = 0,	/* the fastest this CPU runs */
+	HP_CSUM_PATH_SCALAR,	/* adc chains only */
+	HP_CSUM_PATH_AVX2,	/* vector adds only */
+	HP_CSUM_PATH_AVX2_HYBRID,	/* vector adds and adc chains at once */
+	HP_CSUM_PATH_AVX512,
+};
+
+/* Any length, alignment and seed; never reads outside [buf, buf + len). */
+uint32_t hp_csum(const void *buf, int len, uint32_t sum);
+/* Force a path (0), or -1 with errno ENOTSUP when this CPU lacks it.
+ * HOTPATH_CSUM_FORCE=scalar|avx2|avx2-hybrid|avx512 does the same
+ * when the library loads. */
+int hp_csum_set_path(enum hp_csum_path path);
+enum hp_csum_path hp_csum_get_path(void);
+const char *hp_csum_path_name(enum hp_csum_path path);
+/* The paths themselves, each valid for any length. */
+uint32_t hp_csum_scalar(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_avx2(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_avx2_hybrid(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_avx512(const void *buf, int len, uint32_t sum);
+
+/* ---- csum_partial variants (registered in c/csum/registry.c) ---- */
+
+/* Kernel 5.17 (Eric Dumazet's rewrite), odd-address seed fixed. */
 uint32_t hp_csum_kernel_5_17(const void *buf, int len, uint32_t sum);
+/* The first 5.17 code, seed 000's baseline: odd address + seed is wrong. */
+uint32_t hp_csum_kernel_5_17_rc(const void *buf, int len, uint32_t sum);
+/* 2023: len == 40 fast path, 64-byte loop as two 32-byte chains. */
+uint32_t hp_csum_kernel_2023(const void *buf, int len, uint32_t sum);
+/* 2024: 40-byte blocks, 80-byte loop of two chains, no odd handling. */
+uint32_t hp_csum_kernel_2024(const void *buf, int len, uint32_t sum);
+/* Seed 000's ladder (c/csum/csum_seed_ladder.c). */
+uint32_t hp_csum_seed_specialised(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_seed_no_odd(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_seed_dead_code(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_seed_adx(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_seed_two_streams(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_seed_two_streams_published(const void *buf, int len,
+					    uint32_t sum);
+uint32_t hp_csum_seed_32bit(const void *buf, int len, uint32_t sum);
+uint32_t hp_csum_seed_zero_sum(const void *buf, int len, uint32_t sum);
+/* DPDK's rte_raw_cksum() (a peer; a stub when built without DPDK). */
+uint32_t hp_csum_dpdk(const void *buf, int len, uint32_t sum);
+
+/* ---- The rest of the family: one primitive each ---- */
+
+/*
+ * csum_fold(): 32-bit partial sum to the 16-bit complemented checksum.
+ * Size means nothing here; the primitive's only size is 4 (the input's
+ * bytes).
+ */
+typedef uint16_t (*hp_fold_fn)(uint32_t sum);
+uint16_t hp_fold_ref(uint32_t sum);
+uint16_t hp_fold_kernel(uint32_t sum);
+uint16_t hp_fold_hp(uint32_t sum);
+
+/*
+ * ip_fast_csum(): checksum of an IPv4 header of @ihl 32-bit words
+ * (5..15). The primitive's size is the header's bytes, 4 * ihl: a
+ * multiple of 4 from 20 to 60. No input sum, so no latency chain.
+ */
+typedef uint16_t (*hp_ip_fast_fn)(const void *iph, unsigned int ihl);
+uint16_t hp_ip_fast_csum_ref(const void *iph, unsigned int ihl);
+uint16_t hp_ip_fast_csum_kernel(const void *iph, unsigned int ihl);
+uint16_t hp_ip_fast_csum_hp(const void *iph, unsigned int ihl);
+
+/*
+ * csum_ipv6_magic(): the IPv6 pseudo-header checksum (RFC 8200 8.1):
+ * source and destination addresses, upper-layer length, next header,
+ * plus @sum, folded and complemented. The primitive's size is 40 (the
+ * pseudo-header's bytes); its buffer holds saddr at 0, daddr at 16, the
+ * length as a little-endian u32 at 32 and the protocol at 36.
+ */
+typedef uint16_t (*hp_ipv6_magic_fn)(const void *saddr, const void *daddr,
+				     uint32_t len, uint8_t proto,
+				     uint32_t sum);
+uint16_t hp_ipv6_magic_ref(const void *saddr, const void *daddr,
+			   uint32_t len, uint8_t proto, uint32_t sum);
+uint16_t hp_ipv6_magic_kernel(const void *saddr, const void *daddr,
+			      uint32_t len, uint8_t proto, uint32_t sum);
+uint16_t hp_ipv6_magic_hp(const void *saddr, const void *daddr,
+			  uint32_t len, uint8_t proto, uint32_t sum);
+
+/*
+ * csum_partial_copy(): copy @len bytes from @src to @dst and return
+ * their partial sum continued from @sum (the pre-5.10 kernel signature,
+ * which still had the seed). Size is the bytes copied, up to 64 KiB.
+ */
+typedef uint32_t (*hp_csum_copy_fn)(const void *src, void *dst, int len,
+				    uint32_t sum);
+uint32_t hp_csum_copy_ref(const void *src, void *dst, int len, uint32_t sum);
+uint32_t hp_csum_copy_kernel(const void *src, void *dst, int len,
+			     uint32_t sum);
+uint32_t hp_csum_copy_hp(const void *src, void *dst, int len, uint32_t sum);
 
 #endif /* HOTPATH_CSUM_H */

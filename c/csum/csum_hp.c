@@ -1,0 +1,286 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hp_csum(): hotpath's own csum_partial. Any length, any alignment, any
+ * seed; never reads outside [buf, buf + len).
+ *
+ * Two ideas carry it:
+ * - the seed is added last: the data's sum does not depend on it, so in
+ *   a chain of calls (latency mode, or a caller adding headers to a
+ *   running sum) only two instructions sit between one call's sum and
+ *   the next, and out-of-order execution overlaps the rest;
+ * - the method is picked once, from cpuid: adc chains for short buffers,
+ *   vector widening adds (csum_hp_avx2.c, csum_hp_avx512.c) from a
+ *   crossover length measured on the target (HP_CSUM_VEC_MIN_*).
+ *
+ * HOTPATH_CSUM_FORCE=scalar|avx2|avx2-hybrid|avx512 in the environment, or
+ * hp_csum_set_path(), forces a path so that tests cover each one.
+ */
+#include <hotpath/bench.h>
+#include <hotpath/csum.h>
+
+#include <cpuid.h>
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "csum_impl.h"
+
+/*
+ * Crossovers from scalar to vector, in bytes: below them the vector
+ * path's fixed cost (horizontal reduction, vzeroupper, scalar tail) loses
+ * to adc chains. Measured on the development machine (a Zen 1-class
+ * EPYC guest, docs/labs/csum.md): the hybrid path overtakes the adc
+ * chains between 512 and 768 bytes, the pure AVX2 path near 1 KiB.
+ * The AVX-512 figure could not be measured there (no AVX-512): it is the
+ * AVX2 one until someone measures it on a CPU that has it.
+ */
+#define HP_CSUM_VEC_MIN_AVX2 1024
+#define HP_CSUM_VEC_MIN_AVX2_HYBRID 768
+#define HP_CSUM_VEC_MIN_AVX512 1024
+
+/* The last 0..63 bytes, on one adc chain. */
+static inline uint64_t tail63(uint64_t acc, const uint8_t *p, size_t len,
+			      size_t total)
+{
+	if (len & 32) {
+		acc = csum_adc32(acc, p);
+		p += 32;
+	}
+	if (len & 16) {
+		acc = csum_adc16(acc, p);
+		p += 16;
+	}
+	if (len & 8) {
+		acc = csum_add64c(acc, csum_load64(p));
+		p += 8;
+	}
+	len &= 7;
+	if (len) {
+		uint64_t v;
+
+		/* With 8 bytes or more behind us, one load ending at the
+		 * buffer's end, shifted down, puts the tail bytes at their
+		 * natural offsets without reading past the end. */
+		if (total >= 8)
+			v = csum_load64(p + len - 8) >> (8 * (8 - len));
+		else
+			v = csum_load_short(p, len);
+		acc = csum_add64c(acc, v);
+	}
+	return acc;
+}
+
+/*
+ * Inlined into hp_csum(): a call here would cost as much as short sums.
+ * Two 40-byte chains per 80 bytes (the shape kernel 2024 settled on;
+ * measured faster here than four 16-byte chains, which pay more carry
+ * folds per byte), then one chain for the rest.
+ */
+static inline __attribute__((always_inline)) uint32_t
+scalar_core(const uint8_t *p, size_t len)
+{
+	size_t total = len;
+	uint64_t a = 0;
+
+	/* Tiny buffers: two loads at most and one branch, not five steps. */
+	if (len < 8)
+		return csum_fold64(csum_load_short(p, len));
+	if (len >= 80) {
+		uint64_t b = 0;
+
+		do {
+			a = csum_adc40(a, p);
+			b = csum_adc40(b, p + 40);
+			p += 80;
+			len -= 80;
+		} while (len >= 80);
+		a = csum_add64c(a, b);
+	}
+	if (len >= 40) {
+		a = csum_adc40(a, p);
+		p += 40;
+		len -= 40;
+	}
+	a = tail63(a, p, len, total);
+	return csum_fold64(a);
+}
+
+uint32_t hp_csum_scalar_nosum(const uint8_t *p, size_t len)
+{
+	return scalar_core(p, len);
+}
+
+/**
+ * hp_csum_scalar() - hp_csum's adc-chain path, for any length.
+ * @buf: bytes, any alignment
+ * @len: length in bytes, >= 0
+ * @sum: 32-bit partial sum to continue from
+ *
+ * Return: the canonical 32-bit ones' complement sum of @sum and the
+ * buffer's little-endian words (bit-identical to kernel 5.17's result at
+ * even addresses; csum_fold() of it equals the reference's everywhere).
+ */
+uint32_t hp_csum_scalar(const void *buf, int len, uint32_t sum)
+{
+	return csum_add32c(scalar_core(buf, (size_t)len), sum);
+}
+
+static hp_csum_fn vec_fn = hp_csum_scalar;
+static int vec_min = INT_MAX;
+static enum hp_csum_path cur_path = HP_CSUM_PATH_SCALAR;
+
+static const char *const path_names[] = {
+	[HP_CSUM_PATH_AUTO] = "auto",
+	[HP_CSUM_PATH_SCALAR] = "scalar",
+	[HP_CSUM_PATH_AVX2] = "avx2",
+	[HP_CSUM_PATH_AVX2_HYBRID] = "avx2-hybrid",
+	[HP_CSUM_PATH_AVX512] = "avx512",
+};
+
+const char *hp_csum_path_name(enum hp_csum_path path)
+{
+	if ((unsigned int)path >= sizeof(path_names) / sizeof(*path_names))
+		return "unknown";
+	return path_names[path];
+}
+
+/*
+ * Zen 1 and Zen+ (AMD family 17h below model 30h, and Hygon's family 18h
+ * built on them) execute 256-bit operations as two 128-bit halves; there
+ * the vector side alone is the bottleneck and the hybrid path wins.
+ */
+static int vector_side_is_narrow(void)
+{
+	unsigned int a, b, c, d, family, model;
+
+	if (!__get_cpuid(0, &a, &b, &c, &d))
+		return 0;
+	/* "AuthenticAMD" or "HygonGenuine", by the last register's text */
+	if (c != 0x444d4163 && c != 0x656e6975)
+		return 0;
+	__get_cpuid(1, &a, &b, &c, &d);
+	family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff);
+	model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
+	return (family == 0x17 && model < 0x30) || family == 0x18;
+}
+
+static int path_supported(enum hp_csum_path path)
+{
+	uint32_t f = hp_cpu_features();
+
+	switch (path) {
+	case HP_CSUM_PATH_SCALAR:
+		return 1;
+	case HP_CSUM_PATH_AVX2:
+	case HP_CSUM_PATH_AVX2_HYBRID:
+		return !!(f & HP_CPU_AVX2);
+	case HP_CSUM_PATH_AVX512:
+		return (f & HP_CPU_AVX512F) && (f & HP_CPU_AVX512BW);
+	default:
+		return 0;
+	}
+}
+
+/**
+ * hp_csum_set_path() - choose how hp_csum() handles long buffers.
+ * @path: HP_CSUM_PATH_AUTO (the fastest this CPU has), or one path
+ *
+ * Return: 0, or -1 with errno ENOTSUP when this CPU cannot run @path
+ * (the current path is then left as it was).
+ */
+int hp_csum_set_path(enum hp_csum_path path)
+{
+	if (path == HP_CSUM_PATH_AUTO) {
+		if (path_supported(HP_CSUM_PATH_AVX512))
+			path = HP_CSUM_PATH_AVX512;
+		else if (path_supported(HP_CSUM_PATH_AVX2))
+			path = vector_side_is_narrow() ?
+				HP_CSUM_PATH_AVX2_HYBRID : HP_CSUM_PATH_AVX2;
+		else
+			path = HP_CSUM_PATH_SCALAR;
+	}
+	if (!path_supported(path)) {
+		errno = ENOTSUP;
+		return -1;
+	}
+	switch (path) {
+	case HP_CSUM_PATH_AVX512:
+		vec_fn = hp_csum_avx512;
+		vec_min = HP_CSUM_VEC_MIN_AVX512;
+		break;
+	case HP_CSUM_PATH_AVX2:
+		vec_fn = hp_csum_avx2;
+		vec_min = HP_CSUM_VEC_MIN_AVX2;
+		break;
+	case HP_CSUM_PATH_AVX2_HYBRID:
+		vec_fn = hp_csum_avx2_hybrid;
+		vec_min = HP_CSUM_VEC_MIN_AVX2_HYBRID;
+		break;
+	default:
+		vec_fn = hp_csum_scalar;
+		vec_min = INT_MAX;
+		break;
+	}
+	cur_path = path;
+	return 0;
+}
+
+enum hp_csum_path hp_csum_get_path(void)
+{
+	return cur_path;
+}
+
+/* Once at load: the fastest path, unless HOTPATH_CSUM_FORCE names one. */
+__attribute__((constructor)) static void hp_csum_init(void)
+{
+	const char *force = getenv("HOTPATH_CSUM_FORCE");
+	enum hp_csum_path p;
+
+	hp_csum_set_path(HP_CSUM_PATH_AUTO);
+	if (!force || !*force)
+		return;
+	for (p = HP_CSUM_PATH_SCALAR; p <= HP_CSUM_PATH_AVX512; p++)
+		if (!strcmp(force, path_names[p]))
+			break;
+	if (p > HP_CSUM_PATH_AVX512) {
+		fprintf(stderr,
+			"hotpath: HOTPATH_CSUM_FORCE '%s': expected scalar, avx2, avx2-hybrid or avx512; using %s\n",
+			force, hp_csum_path_name(cur_path));
+		return;
+	}
+	if (hp_csum_set_path(p))
+		fprintf(stderr,
+			"hotpath: HOTPATH_CSUM_FORCE '%s': this CPU lacks it; using %s\n",
+			force, hp_csum_path_name(cur_path));
+}
+
+/* Every length but 40: its own function, so that both it and the 40-byte
+ * path are straight-line code (one direct jump between them). */
+static __attribute__((noinline)) uint32_t hp_csum_any(const void *buf,
+						      int len, uint32_t sum)
+{
+	if (len < vec_min)
+		return csum_add32c(scalar_core(buf, (size_t)len), sum);
+	return vec_fn(buf, len, sum);
+}
+
+/**
+ * hp_csum() - hotpath's csum_partial, fastest method for this CPU.
+ * @buf: bytes, any alignment
+ * @len: length in bytes, >= 0
+ * @sum: 32-bit partial sum to continue from
+ *
+ * Return: as hp_csum_scalar(); every path returns the same bits.
+ */
+uint32_t hp_csum(const void *buf, int len, uint32_t sum)
+{
+	/* Measured: with the 40-byte path behind a taken branch, or the
+	 * other lengths' code laid out around it, each costs 2 to 4 cycles
+	 * more on the development machine. */
+	if (__builtin_expect(len != 40, 0))
+		return hp_csum_any(buf, len, sum);
+	/* The IPv6 header: one five-word chain, folded, then the seed. */
+	return csum_add32c(csum_fold64(csum_adc40(0, buf)), sum);
+}

@@ -1,0 +1,190 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * hp_csum's AVX2 path: 32-bit words summed into 64-bit lanes without
+ * any carry handling, three vector operations per 32 bytes.
+ *
+ * Each 64-bit lane x = lo + 2^32 hi is added whole into ALL (wrapping,
+ * so carries out of bit 63 are lost) and its high half alone into HI
+ * (exact: a lane needs 2^32 additions to overflow). Modulo 2^64,
+ * ALL = L + 2^32 H, so L = ALL - (H << 32) exactly, since L < 2^64 too.
+ * Then L + H is congruent to the sum of all 32-bit words modulo 2^32 - 1,
+ * which is what the Internet checksum needs. No shuffles, no carries:
+ * one shift and two adds per vector.
+ */
+#include <hotpath/csum.h>
+
+#include <immintrin.h>
+
+#include "csum_impl.h"
+
+#define AVX2 __attribute__((target("avx2")))
+
+AVX2 static inline __m256i lanes_total(__m256i all, __m256i hi)
+{
+	__m256i lo = _mm256_sub_epi64(all, _mm256_slli_epi64(hi, 32));
+
+	return _mm256_add_epi64(lo, hi);
+}
+
+/*
+ * 128 bytes into the accumulators. Written in asm because the compiler,
+ * left to itself, folds each load into both of its users (a second load
+ * per vector) and reassociates the adds into register copies, each a
+ * costly 256-bit move on Zen 1-class cores.
+ *
+ * The high dwords come out two ways, alternately: a 256-bit shift holds
+ * the single shift pipe of such cores for two cycles, while the byte
+ * shuffle can use a second pipe, so mixing the two keeps the four vector
+ * pipes busy.
+ */
+AVX2 static inline void block128(const uint8_t *p, __m256i *all0,
+				 __m256i *all1, __m256i *hi0, __m256i *hi1,
+				 __m256i m)
+{
+	__m256i x0, x1, x2, x3;
+
+	__asm__("vmovdqu 0(%[p]),%[x0]\n\t"
+		"vmovdqu 32(%[p]),%[x1]\n\t"
+		"vmovdqu 64(%[p]),%[x2]\n\t"
+		"vmovdqu 96(%[p]),%[x3]\n\t"
+		"vpaddq %[x0],%[a0],%[a0]\n\t"
+		"vpsrlq $32,%[x0],%[x0]\n\t"
+		"vpaddq %[x1],%[a1],%[a1]\n\t"
+		"vpshufb %[m],%[x1],%[x1]\n\t"
+		"vpaddq %[x2],%[a0],%[a0]\n\t"
+		"vpshufb %[m],%[x2],%[x2]\n\t"
+		"vpaddq %[x3],%[a1],%[a1]\n\t"
+		"vpsrlq $32,%[x3],%[x3]\n\t"
+		"vpaddq %[x0],%[h0],%[h0]\n\t"
+		"vpaddq %[x1],%[h1],%[h1]\n\t"
+		"vpaddq %[x2],%[h0],%[h0]\n\t"
+		"vpaddq %[x3],%[h1],%[h1]"
+		: [a0] "+x"(*all0), [a1] "+x"(*all1), [h0] "+x"(*hi0),
+		  [h1] "+x"(*hi1), [x0] "=&x"(x0), [x1] "=&x"(x1),
+		  [x2] "=&x"(x2), [x3] "=&x"(x3)
+		: [p] "r"(p), [m] "x"(m), "m"(*(const uint8_t(*)[128])p));
+}
+
+/* Horizontal sum of the lanes, folded to the canonical 32 bits. */
+AVX2 static inline uint32_t reduce(__m256i all0, __m256i all1, __m256i hi0,
+				   __m256i hi1)
+{
+	__m256i t = lanes_total(_mm256_add_epi64(all0, all1),
+				_mm256_add_epi64(hi0, hi1));
+	__m128i s = _mm_add_epi64(_mm256_castsi256_si128(t),
+				  _mm256_extracti128_si256(t, 1));
+
+	s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
+	/* A plain 64-bit total (< 2^61 for any int length): fold it. */
+	return csum_fold64((uint64_t)_mm_cvtsi128_si64(s));
+}
+
+/* The vector loop's remainder: one 64-byte step, then scalar. */
+AVX2 static inline uint32_t finish(const uint8_t *p, size_t n, __m256i all0,
+				   __m256i all1, __m256i hi0, __m256i hi1,
+				   __m256i m, uint32_t sum)
+{
+	uint32_t r;
+
+	if (n >= 64) {
+		__m256i x0 = _mm256_loadu_si256((const __m256i *)p);
+		__m256i x1 = _mm256_loadu_si256((const __m256i *)(p + 32));
+
+		all0 = _mm256_add_epi64(all0, x0);
+		hi0 = _mm256_add_epi64(hi0, _mm256_srli_epi64(x0, 32));
+		all1 = _mm256_add_epi64(all1, x1);
+		hi1 = _mm256_add_epi64(hi1, _mm256_shuffle_epi8(x1, m));
+		p += 64;
+		n -= 64;
+	}
+	r = reduce(all0, all1, hi0, hi1);
+	if (n)
+		r = csum_add32c(r, hp_csum_scalar_nosum(p, n));
+	return csum_add32c(r, sum);
+}
+
+/* bytes 4..7 and 12..15 of each 16 down to 0..3 and 8..11, zeroed above:
+ * the high dword of each 64-bit lane, zero-extended */
+#define HI_DWORDS _mm256_setr_epi8(4, 5, 6, 7, -1, -1, -1, -1,		\
+				   12, 13, 14, 15, -1, -1, -1, -1,	\
+				   4, 5, 6, 7, -1, -1, -1, -1,		\
+				   12, 13, 14, 15, -1, -1, -1, -1)
+
+/**
+ * hp_csum_avx2() - hp_csum's AVX2 path, for any length.
+ * @buf: bytes, any alignment
+ * @len: length in bytes, >= 0
+ * @sum: 32-bit partial sum to continue from
+ *
+ * Return: the same bits as hp_csum_scalar().
+ */
+AVX2 uint32_t hp_csum_avx2(const void *buf, int len, uint32_t sum)
+{
+	const uint8_t *p = buf;
+	size_t n = (size_t)len;
+	const __m256i m = HI_DWORDS;
+	__m256i all0, all1, hi0, hi1;
+
+	if (n < 64)
+		return csum_add32c(hp_csum_scalar_nosum(p, n), sum);
+	all0 = all1 = hi0 = hi1 = _mm256_setzero_si256();
+	while (n >= 128) {
+		block128(p, &all0, &all1, &hi0, &hi1, m);
+		p += 128;
+		n -= 128;
+	}
+	return finish(p, n, all0, all1, hi0, hi1, m, sum);
+}
+
+/* Four independent 32-byte adc chains over 128 bytes. */
+static inline void adc128(const uint8_t *p, uint64_t acc[4])
+{
+	acc[0] = csum_adc32(acc[0], p);
+	acc[1] = csum_adc32(acc[1], p + 32);
+	acc[2] = csum_adc32(acc[2], p + 64);
+	acc[3] = csum_adc32(acc[3], p + 96);
+}
+
+/**
+ * hp_csum_avx2_hybrid() - AVX2 plus adc chains, for cores whose vector
+ * side is the bottleneck.
+ * @buf: bytes, any alignment
+ * @len: length in bytes, >= 0
+ * @sum: 32-bit partial sum to continue from
+ *
+ * On Zen 1-class cores a 256-bit operation is two 128-bit ones, and loads
+ * into vector registers count against the same four-wide vector side, so
+ * the pure vector loop tops out near 16 bytes/cycle with the integer
+ * units idle. Giving every other 128 bytes to four adc chains runs both
+ * sides at once. Elsewhere the vector side alone is faster.
+ *
+ * Return: the same bits as hp_csum_scalar().
+ */
+AVX2 uint32_t hp_csum_avx2_hybrid(const void *buf, int len, uint32_t sum)
+{
+	const uint8_t *p = buf;
+	size_t n = (size_t)len;
+	const __m256i m = HI_DWORDS;
+	__m256i all0, all1, hi0, hi1;
+	uint64_t acc[4] = { 0, 0, 0, 0 };
+	uint32_t r;
+
+	if (n < 64)
+		return csum_add32c(hp_csum_scalar_nosum(p, n), sum);
+	all0 = all1 = hi0 = hi1 = _mm256_setzero_si256();
+	while (n >= 256) {
+		block128(p, &all0, &all1, &hi0, &hi1, m);
+		adc128(p + 128, acc);
+		p += 256;
+		n -= 256;
+	}
+	if (n >= 128) {
+		block128(p, &all0, &all1, &hi0, &hi1, m);
+		p += 128;
+		n -= 128;
+	}
+	acc[0] = csum_add64c(acc[0], acc[1]);
+	acc[2] = csum_add64c(acc[2], acc[3]);
+	r = csum_fold64(csum_add64c(acc[0], acc[2]));
+	return finish(p, n, all0, all1, hi0, hi1, m, csum_add32c(r, sum));
+}

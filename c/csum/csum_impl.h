@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers shared by the csum lab's variants (private to c/csum/).
+ *
+ * Every variant here sums the buffer as little-endian words placed at
+ * their natural byte offset from the buffer's start, with end-around
+ * carry. Such a sum is canonical: it is zero only when every input was
+ * zero, and otherwise the unique value in [1, 2^n - 1] congruent to the
+ * true sum modulo 2^n - 1. That is why variants with very different
+ * chains still return bit-identical 32-bit results (see HP_CSUM_RAW_EVEN).
+ */
+#ifndef HOTPATH_CSUM_IMPL_H
+#define HOTPATH_CSUM_IMPL_H
+
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+/* a + b with the carry added back in: 32-bit ones' complement add. */
+static inline uint32_t csum_add32c(uint32_t a, uint32_t b)
+{
+	__asm__("addl %2,%0\n\t"
+		"adcl $0,%0"
+		: "=r"(a)
+		: "0"(a), "rm"(b));
+	return a;
+}
+
+/* a + b with end-around carry, 64 bits wide. */
+static inline uint64_t csum_add64c(uint64_t a, uint64_t b)
+{
+	__asm__("addq %2,%0\n\t"
+		"adcq $0,%0"
+		: "=r"(a)
+		: "0"(a), "rm"(b));
+	return a;
+}
+
+/*
+ * Fold 64 bits to 32 with end-around carry in three ALU operations:
+ * in x + rol(x, 32) the low half's carry lands in the high half, which
+ * therefore holds hi + lo + carry. Canonical in, canonical out.
+ */
+static inline uint32_t csum_fold64(uint64_t x)
+{
+	uint64_t r = (x >> 32) | (x << 32);
+
+	return (uint32_t)((x + r) >> 32);
+}
+
+static inline uint32_t csum_ror32(uint32_t x, unsigned int n)
+{
+	return (x >> n) | (x << (32 - n));
+}
+
+static inline uint64_t csum_load64(const void *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, 8);
+	return v;
+}
+
+static inline uint32_t csum_load32(const void *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, 4);
+	return v;
+}
+
+static inline uint16_t csum_load16(const void *p)
+{
+	uint16_t v;
+
+	memcpy(&v, p, 2);
+	return v;
+}
+
+/*
+ * The 1..7 bytes at @p, little-endian and zero-padded, read with 4/2/1-byte
+ * loads so that nothing past p + n is touched (the kernel's
+ * load_unaligned_zeropad() reads a whole word and relies on a fault fixup).
+ */
+static inline uint64_t csum_load_tail(const uint8_t *p, unsigned int n)
+{
+	uint64_t v = 0;
+	unsigned int k = 0;
+
+	if (n & 4) {
+		v = csum_load32(p);
+		k = 4;
+	}
+	if (n & 2) {
+		v |= (uint64_t)csum_load16(p + k) << (8 * k);
+		k += 2;
+	}
+	if (n & 1)
+		v |= (uint64_t)p[k] << (8 * k);
+	return v;
+}
+
+/*
+ * The 0..7 bytes at @p (n < 8) with at most two overlapping loads, no
+ * byte outside [p, p + n) read: each load is placed at its bytes' true
+ * offset, so the bytes both loads cover are ORed with themselves.
+ */
+static inline uint64_t csum_load_short(const uint8_t *p, unsigned int n)
+{
+	if (n >= 4)
+		return csum_load32(p) |
+		       (uint64_t)csum_load32(p + n - 4) << (8 * (n - 4));
+	if (n >= 2)
+		return csum_load16(p) |
+		       (uint64_t)csum_load16(p + n - 2) << (8 * (n - 2));
+	return n ? p[0] : 0;
+}
+
+/* One adc chain over the five words of a 40-byte block, carry folded. */
+static inline uint64_t csum_adc40(uint64_t acc, const uint8_t *p)
+{
+	__asm__("addq 0*8(%[src]),%[res]\n\t"
+		"adcq 1*8(%[src]),%[res]\n\t"
+		"adcq 2*8(%[src]),%[res]\n\t"
+		"adcq 3*8(%[src]),%[res]\n\t"
+		"adcq 4*8(%[src]),%[res]\n\t"
+		"adcq $0,%[res]"
+		: [res] "+r"(acc)
+		: [src] "r"(p), "m"(*(const uint8_t(*)[40])p));
+	return acc;
+}
+
+static inline uint64_t csum_adc32(uint64_t acc, const uint8_t *p)
+{
+	__asm__("addq 0*8(%[src]),%[res]\n\t"
+		"adcq 1*8(%[src]),%[res]\n\t"
+		"adcq 2*8(%[src]),%[res]\n\t"
+		"adcq 3*8(%[src]),%[res]\n\t"
+		"adcq $0,%[res]"
+		: [res] "+r"(acc)
+		: [src] "r"(p), "m"(*(const uint8_t(*)[32])p));
+	return acc;
+}
+
+static inline uint64_t csum_adc16(uint64_t acc, const uint8_t *p)
+{
+	__asm__("addq 0*8(%[src]),%[res]\n\t"
+		"adcq 1*8(%[src]),%[res]\n\t"
+		"adcq $0,%[res]"
+		: [res] "+r"(acc)
+		: [src] "r"(p), "m"(*(const uint8_t(*)[16])p));
+	return acc;
+}
+
+/* The scalar core shared by hp_csum's paths: the canonical 32-bit sum of
+ * @len bytes at @p (natural offsets from @p), without any input sum.
+ * Hidden, so that calls from the vector paths are direct, not via the GOT. */
+__attribute__((visibility("hidden")))
+uint32_t hp_csum_scalar_nosum(const uint8_t *p, size_t len);
+
+#endif /* HOTPATH_CSUM_IMPL_H */
