@@ -9,10 +9,26 @@
 
 extern const struct hp_primitive hp_prim_add_chain;
 extern const struct hp_primitive hp_prim_csum_partial;
+extern const struct hp_primitive hp_prim_csum_fold;
+extern const struct hp_primitive hp_prim_csum_ipv6_magic;
+extern const struct hp_primitive hp_prim_ip_fast_csum;
+extern const struct hp_primitive hp_prim_csum_partial_copy;
+extern const struct hp_primitive hp_prim_crc32c;
+extern const struct hp_primitive hp_prim_crc32c_combine;
+extern const struct hp_primitive hp_prim_skb_crc32c_linear;
+extern const struct hp_primitive hp_prim_skb_crc32c_nonlinear;
 
 const struct hp_primitive *const hp_primitives[] = {
 	&hp_prim_add_chain,
 	&hp_prim_csum_partial,
+	&hp_prim_csum_fold,
+	&hp_prim_csum_ipv6_magic,
+	&hp_prim_ip_fast_csum,
+	&hp_prim_csum_partial_copy,
+	&hp_prim_crc32c,
+	&hp_prim_crc32c_combine,
+	&hp_prim_skb_crc32c_linear,
+	&hp_prim_skb_crc32c_nonlinear,
 	NULL
 };
 

@@ -1,0 +1,123 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Helpers shared by the CRC32C variants that use the crc32 instruction
+ * and carry-less multiplies. Inline, each with its own target attribute,
+ * so that a caller compiled for a superset of the ISA inlines them.
+ *
+ * The one identity behind every constant here: for 32-bit reflected a, b,
+ * PCLMULQDQ gives the 64-bit reflected product a*b*x (the reflected
+ * product lands one bit low), and crc32q(0, v) gives v*x^32 mod P. So
+ * crc32q(0, clmul(a, b)) = a*b*x^33 mod P, and a constant meant to multiply
+ * by x^n is stored as x^(n-33) mod P. Folding a 128-bit block forward by
+ * D bits multiplies its low (earlier, higher-degree) qword by x^(D+64) and
+ * its high qword by x^D; with the 64x32 reflected product being
+ * q*k*x^33 in 128-bit reflected form, the constants are x^(D+31) for the
+ * low qword and x^(D-33) for the high one.
+ */
+#ifndef HOTPATH_CRC32C_INTERNAL_H
+#define HOTPATH_CRC32C_INTERNAL_H
+
+#include <immintrin.h>
+#include <stdint.h>
+#include <string.h>
+
+#define HP_SSE42 __attribute__((target("sse4.2")))
+/* Calls between the lab's own files: direct, not through the GOT/PLT that
+ * -fPIC gives exported functions (a few cycles per call at 64 bytes). */
+#define HP_HIDDEN __attribute__((visibility("hidden")))
+#define HP_CLMUL __attribute__((target("sse4.2,pclmul")))
+
+/* Fold constants {x^(D+31), x^(D-33)} mod P for a fold distance of D bits. */
+#define HP_FOLD_128	0xf20c0dfeu, 0x493c7d27u	/* x^159, x^95 */
+#define HP_FOLD_256	0x3da6d0cbu, 0xba4fc28eu	/* x^287, x^223 */
+#define HP_FOLD_384	0x1c291d04u, 0xddc0152bu	/* x^415, x^351 */
+#define HP_FOLD_512	0x740eef02u, 0x9e4addf8u	/* x^543, x^479 */
+#define HP_FOLD_1024	0x6992cea2u, 0x0d3b6092u	/* x^1055, x^991 */
+
+static inline uint64_t hp_load64(const uint8_t *p)
+{
+	uint64_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+static inline uint32_t hp_load32(const uint8_t *p)
+{
+	uint32_t v;
+
+	memcpy(&v, p, sizeof(v));
+	return v;
+}
+
+/* One dependent crc32 stream over @len bytes: 8, then 4, 2, 1 at the end. */
+static inline HP_SSE42 uint32_t hp_crc32_stream(uint32_t crc,
+						const uint8_t *p, size_t len)
+{
+	uint64_t c = crc;
+
+	for (; len >= 8; len -= 8, p += 8)
+		c = _mm_crc32_u64(c, hp_load64(p));
+	crc = (uint32_t)c;
+	if (len & 4) {
+		crc = _mm_crc32_u32(crc, hp_load32(p));
+		p += 4;
+	}
+	if (len & 2) {
+		uint16_t h;
+
+		memcpy(&h, p, 2);
+		crc = _mm_crc32_u16(crc, h);
+		p += 2;
+	}
+	if (len & 1)
+		crc = _mm_crc32_u8(crc, *p);
+	return crc;
+}
+
+/* crc * x^(8n) mod P, given k = x^(8n - 33) mod P. */
+static inline HP_CLMUL uint32_t hp_clmul_shift(uint32_t crc, uint32_t k)
+{
+	__m128i prod = _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)crc),
+					    _mm_cvtsi32_si128((int)k), 0x00);
+
+	return (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(prod));
+}
+
+/* Constants register for hp_fold(): low qword for the low data qword. */
+static inline HP_CLMUL __m128i hp_fold_k(uint32_t k_lo, uint32_t k_hi)
+{
+	return _mm_set_epi64x(k_hi, k_lo);
+}
+
+/* x multiplied by x^D modulo P (unreduced, 128 bits), k from hp_fold_k(). */
+static inline HP_CLMUL __m128i hp_fold(__m128i x, __m128i k)
+{
+	return _mm_xor_si128(_mm_clmulepi64_si128(x, k, 0x00),
+			     _mm_clmulepi64_si128(x, k, 0x11));
+}
+
+static inline HP_CLMUL __m128i hp_loadu128(const uint8_t *p)
+{
+	return _mm_loadu_si128((const __m128i *)p);
+}
+
+/* The CRC (from 0) of the 16 bytes in x: two crc32q reduce 128 bits. */
+static inline HP_CLMUL uint32_t hp_fold_finish(__m128i x)
+{
+	uint64_t c = _mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(x));
+
+	return (uint32_t)_mm_crc32_u64(c,
+			(uint64_t)_mm_extract_epi64(x, 1));
+}
+
+HP_HIDDEN uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf,
+				    size_t len);
+HP_HIDDEN uint32_t hp__crc32c_fold4(uint32_t crc, const void *buf,
+				    size_t len);
+HP_HIDDEN uint32_t hp__crc32c_fold8(uint32_t crc, const void *buf,
+				    size_t len);
+HP_HIDDEN uint32_t hp__crc32c_avx512(uint32_t crc, const void *buf,
+				     size_t len);
+
+#endif /* HOTPATH_CRC32C_INTERNAL_H */

@@ -1,0 +1,90 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * CRC32C with the SSE4.2 crc32 instruction, as the Linux kernel does it
+ * on x86: one dependent stream of crc32q for short buffers, and from 512
+ * bytes three streams over three equal thirds of a block, merged with
+ * carry-less multiplies (arch/x86/lib/crc32c-3way.S, described in Intel's
+ * "Fast CRC Computation for iSCSI Polynomial Using CRC32 Instruction").
+ *
+ * Why three streams: crc32q has a latency of 3 cycles, so on CPUs where
+ * it issues once per cycle one stream leaves two thirds of the unit idle.
+ * (On the development machine it issues once per 3 cycles, so the three
+ * streams gain nothing there; docs/labs/crc32c.md has the measurement.)
+ */
+#include <hotpath/crc32c.h>
+
+#include "crc32c_internal.h"
+
+#define THREEWAY_MAX_STREAM 1024	/* bytes per stream per block */
+
+/*
+ * three_k[i] = { x^(8*2S - 33), x^(8*S - 33) } mod P for S = 8 * (i + 1):
+ * the constants that shift the first stream over two thirds and the
+ * second over one third of a block of 3 * S bytes.
+ */
+static uint32_t three_k[THREEWAY_MAX_STREAM / 8][2];
+
+__attribute__((constructor)) static void threeway_init(void)
+{
+	uint32_t x64 = hp_crc32c_xpow_ref(64), x128 = hp_crc32c_xpow_ref(128);
+	uint32_t k2 = hp_crc32c_xpow_ref(128 - 33), k1 = hp_crc32c_xpow_ref(64 - 33);
+
+	for (int i = 0; i < THREEWAY_MAX_STREAM / 8; i++) {
+		three_k[i][0] = k2;
+		three_k[i][1] = k1;
+		k2 = hp_crc32c_mulmod_ref(k2, x128);
+		k1 = hp_crc32c_mulmod_ref(k1, x64);
+	}
+}
+
+HP_SSE42 uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf, size_t len)
+{
+	return hp_crc32_stream(crc, buf, len);
+}
+
+uint32_t hp_crc32c_sse42(uint32_t crc, const void *buf, size_t len)
+{
+	return hp__crc32c_sse42(crc, buf, len);
+}
+
+HP_CLMUL uint32_t hp_crc32c_sse42_3way(uint32_t crc, const void *buf,
+				       size_t len)
+{
+	const uint8_t *p = buf;
+
+	while (len >= 3 * 8) {
+		size_t s = (len / 3) & ~(size_t)7;
+		const uint8_t *end;
+		uint64_t c0 = crc, c1 = 0, c2 = 0;
+		__m128i m;
+
+		if (s > THREEWAY_MAX_STREAM)
+			s = THREEWAY_MAX_STREAM;
+		for (end = p + s; p < end; p += 8) {
+			c0 = _mm_crc32_u64(c0, hp_load64(p));
+			c1 = _mm_crc32_u64(c1, hp_load64(p + s));
+			c2 = _mm_crc32_u64(c2, hp_load64(p + 2 * s));
+		}
+		/* c0 * x^(16S) ^ c1 * x^(8S), reduced once, then ^ c2 */
+		m = _mm_xor_si128(
+			_mm_clmulepi64_si128(_mm_cvtsi32_si128((int)c0),
+				_mm_cvtsi32_si128((int)three_k[s / 8 - 1][0]), 0),
+			_mm_clmulepi64_si128(_mm_cvtsi32_si128((int)c1),
+				_mm_cvtsi32_si128((int)three_k[s / 8 - 1][1]), 0));
+		crc = (uint32_t)c2 ^
+		      (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(m));
+		p += 2 * s;
+		len -= 3 * s;
+	}
+	return hp_crc32_stream(crc, p, len);
+}
+
+/* The kernel's breakeven between the two (CRC32C_PCLMUL_BREAKEVEN). */
+#define KERNEL_3WAY_MIN 512
+
+uint32_t hp_crc32c_kernel_x86(uint32_t crc, const void *buf, size_t len)
+{
+	if (len < KERNEL_3WAY_MIN)
+		return hp__crc32c_sse42(crc, buf, len);
+	return hp_crc32c_sse42_3way(crc, buf, len);
+}

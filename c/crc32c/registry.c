@@ -1,0 +1,158 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The crc32c primitive: its variants, how a variant is checked against
+ * the bitwise reference, and how a burst of calls is timed. The engine
+ * passes the chained value as uint64_t; the CRC is its low 32 bits.
+ */
+#include <hotpath/bench.h>
+#include <hotpath/crc32c.h>
+
+#include <limits.h>
+
+static uint32_t crc32c_empty(uint32_t crc, const void *buf, size_t len)
+{
+	return crc;
+}
+
+static int crc32c_check(const struct hp_variant *v, const uint8_t *buf,
+			size_t len, uint64_t seed, uint64_t *expected,
+			uint64_t *got)
+{
+	uint32_t s = (uint32_t)seed;
+
+	*expected = hp_crc32c_ref(s, buf, len);
+	*got = ((hp_crc32c_fn)v->fn)(s, buf, len);
+	return *expected != *got;
+}
+
+static uint64_t crc32c_burst(const void *fn_, const uint8_t *buf,
+			     size_t len, uint64_t seed, enum hp_mode mode,
+			     unsigned n)
+{
+	hp_crc32c_fn fn = (hp_crc32c_fn)fn_;
+	uint32_t c = (uint32_t)seed;
+
+	HP_OPAQUE(fn);
+	HP_OPAQUE(buf);
+	HP_OPAQUE(len);
+	return HP_BURST_MODES(mode, n, c, fn(c, buf, len));
+}
+
+static const char *crc32c_promise_name(uint32_t promise)
+{
+	return promise == HP_CRC32C_EQUAL ? "equal to the bitwise reference"
+					  : "unknown";
+}
+
+#define FOLD	(HP_CPU_SSE42 | HP_CPU_PCLMUL)
+
+static const struct hp_variant crc32c_variants[] = {
+	{
+		.name = "bitwise-ref",
+		.fn = hp_crc32c_ref,
+		.desc = "reference: one bit at a time, reflected 0x82F63B78",
+		.origin = "the CRC definition (Castagnoli 1993, RFC 3720 B.4)",
+	},
+	{
+		.name = "bytewise-table",
+		.fn = hp_crc32c_bytewise,
+		.desc = "one 256-entry table lookup per byte",
+		.origin = "Sarwate 1988; Linux lib/crc32 generic path",
+	},
+	{
+		.name = "slice-by-8",
+		.fn = hp_crc32c_slice8,
+		.desc = "eight table lookups per 8 bytes, eight tables",
+		.origin = "Intel slicing-by-8 (Kounavis, Berry 2005)",
+	},
+	{
+		.name = "sse42-1stream",
+		.fn = hp_crc32c_sse42,
+		.needs = HP_CPU_SSE42,
+		.desc = "one dependent crc32q stream, then crc32l/w/b",
+		.origin = "Linux arch/x86 crc32c below 512 bytes",
+	},
+	{
+		.name = "sse42-3way",
+		.fn = hp_crc32c_sse42_3way,
+		.needs = FOLD,
+		.desc = "three crc32q streams over thirds, merged by PCLMULQDQ",
+		.origin = "Linux crc32c-3way (Intel iSCSI CRC32 paper), from any length",
+	},
+	{
+		.name = "kernel-x86",
+		.fn = hp_crc32c_kernel_x86,
+		.needs = FOLD,
+		.desc = "one stream below 512 bytes, three from 512",
+		.origin = "Linux arch/x86 crc32c dispatch (CRC32C_PCLMUL_BREAKEVEN)",
+	},
+	{
+		.name = "pclmul-fold4",
+		.fn = hp_crc32c_pclmul_fold4,
+		.needs = FOLD,
+		.desc = "PCLMULQDQ folding, 4 x 128-bit lanes, crc32q to reduce",
+		.origin = "Intel, Fast CRC Computation Using PCLMULQDQ (2009)",
+	},
+	{
+		.name = "pclmul-fold8",
+		.fn = hp_crc32c_pclmul_fold8,
+		.needs = FOLD,
+		.desc = "PCLMULQDQ folding, 8 x 128-bit lanes, crc32q to reduce",
+		.origin = "Intel, Fast CRC Computation Using PCLMULQDQ (2009)",
+	},
+	{
+		.name = "vpclmul-avx512",
+		.fn = hp_crc32c_vpclmul_avx512,
+		.needs = FOLD | HP_CPU_AVX512F | HP_CPU_AVX512BW |
+			 HP_CPU_AVX512VL | HP_CPU_VPCLMUL,
+		.desc = "VPCLMULQDQ folding, 4 zmm x 4 lanes (untested on the dev machine)",
+		.origin = "Intel PCLMULQDQ folding widened to 512 bits",
+	},
+	{
+		.name = "fused-crc32-pclmul",
+		.fn = hp_crc32c_fused,
+		.needs = FOLD,
+		.desc = "8-lane fold of 128 B with one crc32q stream over 24 B per step",
+		.origin = "hotpath (stream CRC injected into the next folded block)",
+	},
+	{
+		.name = "isal-crc32_iscsi",
+		.fn = hp_crc32c_isal,
+		.flags = HP_V_PEER,
+		.max_len = INT_MAX,
+		.desc = "ISA-L crc32_iscsi, its own run-time dispatch",
+		.origin = "Intel ISA-L (libisal)",
+#ifndef HOTPATH_HAVE_ISAL
+		.unavailable = "built without ISA-L (install libisal-dev and rebuild)",
+#endif
+	},
+	{
+		.name = "dpdk-rte_hash_crc",
+		.fn = hp_crc32c_dpdk,
+		.flags = HP_V_PEER,
+		.max_len = UINT32_MAX,
+		.desc = "DPDK rte_hash_crc (crc32q/l/w/b)",
+		.origin = "DPDK lib/hash/rte_hash_crc.h",
+#ifndef HOTPATH_HAVE_DPDK
+		.unavailable = "built without DPDK (make HOTPATH_WITH_DPDK=1 with libdpdk-dev)",
+#endif
+	},
+	{
+		.name = "hotpath",
+		.fn = hp_crc32c,
+		.desc = "hp_crc32c: per-CPU, per-length choice of the above",
+		.origin = "hotpath (crossovers measured, docs/labs/crc32c.md)",
+	},
+};
+
+const struct hp_primitive hp_prim_crc32c = {
+	.name = "crc32c",
+	.lab = "crc32c",
+	.seed_name = "crc",
+	.variants = crc32c_variants,
+	.nvariants = sizeof(crc32c_variants) / sizeof(crc32c_variants[0]),
+	.empty_fn = crc32c_empty,
+	.check = crc32c_check,
+	.burst = crc32c_burst,
+	.promise_name = crc32c_promise_name,
+};
