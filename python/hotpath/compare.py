@@ -6,7 +6,9 @@ Mann-Whitney U test gives p < 0.01, and the bootstrap 95% CI of the ratio
 of medians (B/A) lies entirely outside [1 - threshold, 1 + threshold].
 Samples inside one run are not independent on a shared machine (they share
 its drift), so the p-value alone over-claims; the practical threshold keeps
-drift from being called a difference.
+drift from being called a difference. A ratio means nothing for figures
+near zero (a fenced figure of -1 against 0 cycles), so the medians must
+also differ by at least MIN_ABS_DIFFERENCE in the figure's unit.
 """
 
 import math
@@ -19,6 +21,8 @@ from hotpath.significance import bootstrap_ratio_ci, mann_whitney_u
 P_LIMIT = 0.01
 DEFAULT_THRESHOLD = 0.02
 NO_EVIDENCE = "no evidence of a difference"
+# Below one cycle (or tick) the engine cannot tell figures apart reliably.
+MIN_ABS_DIFFERENCE = 1.0
 
 
 @dataclass(frozen=True)
@@ -47,9 +51,13 @@ class Comparison:
         return self.machine_a.key() == self.machine_b.key()
 
 
-def verdict(p_value: float, ratio_ci: tuple[float, float], threshold: float) -> str:
+def verdict(
+    p_value: float, ratio_ci: tuple[float, float], threshold: float, abs_diff: float = math.inf
+) -> str:
     lo, hi = ratio_ci
     if math.isnan(lo) or math.isnan(hi) or p_value >= P_LIMIT:
+        return NO_EVIDENCE
+    if abs_diff < MIN_ABS_DIFFERENCE:
         return NO_EVIDENCE
     if hi < 1.0 - threshold:
         return "faster"
@@ -63,7 +71,10 @@ def compare_figures(a: FigureResult, b: FigureResult, threshold: float) -> Figur
     ratio = b.median / a.median if a.median else math.nan
     ratio_ci = bootstrap_ratio_ci(a.samples, b.samples)
     p_value = mann_whitney_u(a.samples, b.samples).p_value
-    return FigureComparison(a, b, ratio, ratio_ci, p_value, verdict(p_value, ratio_ci, threshold))
+    diff = abs(b.median - a.median)
+    return FigureComparison(
+        a, b, ratio, ratio_ci, p_value, verdict(p_value, ratio_ci, threshold, diff)
+    )
 
 
 def compare_runs(a: RunResult, b: RunResult, threshold: float = DEFAULT_THRESHOLD) -> Comparison:
@@ -102,7 +113,8 @@ def render(cmp: Comparison) -> str:
     lines.append(
         f"B/A ratio of medians with bootstrap 95% CI; Mann-Whitney U p-value. Verdict "
         f"'faster'/'slower' only when p < {P_LIMIT} and the ratio CI lies outside "
-        f"[{1 - cmp.threshold:.3f}, {1 + cmp.threshold:.3f}] (threshold {cmp.threshold:g}): "
+        f"[{1 - cmp.threshold:.3f}, {1 + cmp.threshold:.3f}] (threshold {cmp.threshold:g}) "
+        f"and the medians differ by at least {MIN_ABS_DIFFERENCE:g} of their unit: "
         "samples within one run share the machine's drift and are not independent."
     )
     lines.append("")
