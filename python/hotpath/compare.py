@@ -8,7 +8,7 @@ Samples inside one run are not independent on a shared machine (they share
 its drift), so the p-value alone over-claims; the practical threshold keeps
 drift from being called a difference. A ratio means nothing for figures
 near zero (a fenced figure of -1 against 0 cycles), so the medians must
-also differ by at least MIN_ABS_DIFFERENCE in the figure's unit.
+also differ by more than MIN_ABS_DIFFERENCE in the figure's unit.
 """
 
 import math
@@ -57,7 +57,7 @@ def verdict(
     lo, hi = ratio_ci
     if math.isnan(lo) or math.isnan(hi) or p_value >= P_LIMIT:
         return NO_EVIDENCE
-    if abs_diff < MIN_ABS_DIFFERENCE:
+    if abs_diff <= MIN_ABS_DIFFERENCE:
         return NO_EVIDENCE
     if hi < 1.0 - threshold:
         return "faster"
@@ -114,7 +114,7 @@ def render(cmp: Comparison) -> str:
         f"B/A ratio of medians with bootstrap 95% CI; Mann-Whitney U p-value. Verdict "
         f"'faster'/'slower' only when p < {P_LIMIT} and the ratio CI lies outside "
         f"[{1 - cmp.threshold:.3f}, {1 + cmp.threshold:.3f}] (threshold {cmp.threshold:g}) "
-        f"and the medians differ by at least {MIN_ABS_DIFFERENCE:g} of their unit: "
+        f"and the medians differ by more than {MIN_ABS_DIFFERENCE:g} of their unit: "
         "samples within one run share the machine's drift and are not independent."
     )
     lines.append("")

@@ -41,3 +41,11 @@ def test_verdict_rules():
     assert verdict(0.001, (1.05, 1.10), 0.02) == "slower"
     assert verdict(0.001, (0.97, 0.99), 0.02) == NO_EVIDENCE  # CI touches the band
     assert verdict(0.02, (0.80, 0.90), 0.02) == NO_EVIDENCE  # p not small enough
+
+
+def test_figures_near_zero_are_not_called_different() -> None:
+    from hotpath.compare import verdict
+
+    # a tight, significant ratio far outside the threshold, but one cycle apart
+    assert verdict(1e-9, (-0.2, -0.1), 0.02, abs_diff=1.0) == "no evidence of a difference"
+    assert verdict(1e-9, (1.5, 1.6), 0.02, abs_diff=5.0) == "slower"
