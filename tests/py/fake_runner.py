@@ -2,8 +2,9 @@
 """A scripted stand-in for build/hotpath-bench, speaking docs/runner-protocol.md.
 
 The Python tests run the whole CLI against it, so they need neither the C
-build nor a quiet machine. It knows two primitives: add_chain (N adds cost
-N cycles) and csum_partial with one variant of every status. Samples are
+build nor a quiet machine. It knows add_chain (N adds cost N cycles),
+csum_partial with one variant of every status plus seed 000's ladder, and
+the crc32c lab's four primitives with a few variants each. Samples are
 deterministic (seeded); FAKE_RUNNER_SCALE multiplies csum_partial costs so
 that compare can be tested on a known shift.
 """
@@ -64,8 +65,69 @@ PRIMITIVES = {
             variant("odd-broken", status="wrong", failure=WRONG_CASE),
             variant("avx512-wide", status="skipped", reason="needs avx512bw", needs=["avx512bw"]),
             variant("isal", status="unavailable", reason="built without libisal-dev"),
+            # seed 000's ladder, for `hotpath csum --seed-table`
+            variant("kernel-5.17-rc", status="wrong", failure=WRONG_CASE),
+            variant("seed-specialised"),
+            variant("seed-no-odd"),
+            variant("seed-dead-code"),
+            variant("seed-adx", needs=["adx"]),
+            variant("seed-two-streams"),
+            variant("seed-two-streams-published", status="wrong", failure=WRONG_CASE),
+            variant("seed-32bit"),
+            variant("seed-zero-sum", flags=["no_latency"]),
         ],
     },
+    "crc32c": {
+        "lab": "crc32c",
+        "seed_name": "crc",
+        "default_sizes": [],
+        "variants": [variant("bitwise-ref"), variant("sse42-1stream"), variant("hotpath")],
+    },
+    "crc32c_combine": {
+        "lab": "crc32c",
+        "seed_name": "crc",
+        "default_sizes": [],
+        "variants": [variant("matrix"), variant("clmul-const")],
+    },
+    "skb_crc32c_linear": {
+        "lab": "crc32c",
+        "seed_name": "crc",
+        "default_sizes": [],
+        "variants": [
+            variant("generic-matrix"),
+            variant("generic-gf2mul"),
+            variant("chained"),
+            variant("hotpath"),
+        ],
+    },
+    "skb_crc32c_nonlinear": {
+        "lab": "crc32c",
+        "seed_name": "crc",
+        "default_sizes": [],
+        "variants": [
+            variant("generic-matrix"),
+            variant("generic-gf2mul"),
+            variant("chained"),
+            variant("hotpath"),
+        ],
+    },
+}
+
+# Per-variant cost factors: scripted so that the seeds' directions hold
+# (the ladder gets cheaper step by step, chaining beats the generic walk).
+FACTORS = {
+    "kernel-5.17": 0.8,
+    "zero-input": 0.5,
+    "seed-dead-code": 0.6,
+    "seed-adx": 0.4,
+    "seed-two-streams": 0.4,
+    "seed-32bit": 0.35,
+    "seed-zero-sum": 0.3,
+    "generic-matrix": 20.0,
+    "generic-gf2mul": 5.0,
+    "chained": 1.0,
+    "hotpath": 0.7,
+    "matrix": 20.0,
 }
 
 
@@ -99,7 +161,7 @@ def cost(primitive, name, size, align, mode):
     if primitive == "add_chain":
         return float(size)
     base = 4.0 + size / 8.0 + (4.0 if align % 2 else 0.0)
-    base *= {"kernel-5.17": 0.8, "zero-input": 0.5}.get(name, 1.0)
+    base *= FACTORS.get(name, 1.0)
     base *= {"latency": 1.0, "throughput": 0.6, "fenced": 1.9}[mode]
     return base * float(os.environ.get("FAKE_RUNNER_SCALE", "1"))
 

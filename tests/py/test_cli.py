@@ -86,7 +86,28 @@ def test_run_writes_report(cli, tmp_path: Path):
     html = (out / "report.html").read_text()
     assert "<svg" in html and "<?xml" not in html and "<img" not in html
     assert list((out / "plots").glob("*.png")) and list((out / "plots").glob("*.svg"))
-    assert "progress" not in res.err and "csum_partial (2/2): 100%" in res.err
+    assert "progress" not in res.err and "csum_partial (2/6): 100%" in res.err
+    assert "skb_crc32c_nonlinear (6/6): 100%" in res.err
+
+
+def test_run_suite_parts(cli, tmp_path: Path):
+    """Each primitive gets its suite part: crc32c to 1 MiB in two modes, combine at two sizes."""
+    out = tmp_path / "report"
+    cli("run", "--quick", "--out", str(out), "--no-store")
+    doc = json.loads((out / "results.json").read_text())
+    assert "crc32c" in doc["labs"]
+
+    def plan(primitive):
+        figs = [f for f in doc["figures"] if f["primitive"] == primitive]
+        return {f["size"] for f in figs}, {f["mode"] for f in figs}
+
+    assert plan("crc32c") == ({64, 256, 1420, 4096, 16384, 65536, 1048576},
+                              {"latency", "throughput"})  # fmt: skip
+    assert plan("crc32c_combine") == ({1420, 16384}, {"latency", "throughput", "fenced"})
+    for skb in ("skb_crc32c_linear", "skb_crc32c_nonlinear"):
+        assert plan(skb)[0] == {64, 256, 1420, 16384}
+    assert plan("csum_partial")[0] == {40, 64, 256, 1500, 4096, 65536}
+    assert (out / "plots" / "crc32c-crc32c-throughput.svg").is_file()
 
 
 def test_list(cli):
@@ -94,6 +115,25 @@ def test_list(cli):
     assert res.status == 0
     assert "kernel-5.17" in res.out and "skipped: needs avx512bw" in res.out
     assert "add-chain" not in res.out
+
+
+def test_list_crc32c(cli):
+    res = cli("list", "crc32c")
+    assert res.status == 0
+    for name in ("crc32c / crc32c", "crc32c / crc32c_combine", "crc32c / skb_crc32c_linear",
+                 "crc32c / skb_crc32c_nonlinear", "generic-gf2mul", "chained"):  # fmt: skip
+        assert name in res.out
+    assert "csum_partial" not in res.out and "add-chain" not in res.out
+
+
+def test_crc32c_lab_defaults(cli):
+    doc = cli("crc32c", "--rounds", "5", "--modes", "latency", "--json", "--no-store").json()
+    validate(doc)
+    assert doc["labs"] == ["crc32c"]
+    sizes = {(f["primitive"], f["size"]) for f in doc["figures"]}
+    assert {s for p, s in sizes if p == "crc32c"} == {64, 256, 1420, 16384}
+    assert {f["align"] for f in doc["figures"]} == {0}
+    assert "crc32c" in cli("--help").out
 
 
 def test_plot_dir(cli, tmp_path: Path):

@@ -9,6 +9,7 @@ import argparse
 from pathlib import Path
 
 from hotpath import measure
+from hotpath.commands import seedtable
 from hotpath.commands.common import add_output_options, check_common, emit, store_run
 from hotpath.errors import UsageError
 from hotpath.inputs import (
@@ -35,10 +36,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     sizes = ",".join(map(str, lab.default_sizes))
     aligns = ",".join(map(str, lab.default_aligns))
-    parser.add_argument("--sizes", default=sizes, help=f"lengths in bytes (default {sizes})")
-    parser.add_argument("--align", default=aligns, help=f"offsets 0..4095 (default {aligns})")
+    # None: not given (a seed table refuses --sizes and --align, and has its own modes).
+    parser.add_argument("--sizes", default=None, help=f"lengths in bytes (default {sizes})")
+    parser.add_argument("--align", default=None, help=f"offsets 0..4095 (default {aligns})")
+    modes = ",".join(lab.default_modes)
     parser.add_argument(
-        "--modes", default=",".join(lab.default_modes), help="latency,throughput,fenced"
+        "--modes", default=None, help=f"latency,throughput,fenced (default {modes})"
     )
     parser.add_argument("--variants", default=None, help="only these variants (default: all)")
     parser.add_argument("--primitive", default=None, help=f"one of {', '.join(lab.primitives)}")
@@ -55,14 +58,23 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--unit", choices=UNITS, default="cycles", help="cycles or TSC ticks")
     parser.add_argument("--plot", type=Path, default=None, metavar="DIR", help="write plots here")
     add_output_options(parser)
+    seedtable.add_flags(parser, lab)
     lab.add_arguments(parser)
     parser.set_defaults(handler=lambda args: run(args, lab))
 
 
 def run(args: argparse.Namespace, lab: Lab) -> int:
-    sizes = parse_sizes(args.sizes)
-    aligns = parse_aligns(args.align)
-    modes = parse_modes(args.modes)
+    seed = seedtable.chosen(args, lab)
+    if seed is not None:
+        modes = parse_modes(args.modes) if args.modes is not None else seed.modes
+        rounds = check_rounds(args.rounds)
+        cpu = check_cpu(args.cpu)
+        _check_plot(args)
+        check_common(args)
+        return seedtable.run(args, lab, seed, modes, rounds, cpu)
+    sizes = parse_sizes(args.sizes) if args.sizes is not None else lab.default_sizes
+    aligns = parse_aligns(args.align) if args.align is not None else lab.default_aligns
+    modes = parse_modes(args.modes) if args.modes is not None else lab.default_modes
     rounds = check_rounds(args.rounds)
     cpu = check_cpu(args.cpu)
     wanted = parse_names(args.variants) if args.variants else None
@@ -72,8 +84,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
             f"primitive '{args.primitive}': not in lab {lab.name}; "
             f"allowed: {', '.join(lab.primitives)}"
         )
-    if args.plot is not None and args.plot.exists() and not args.plot.is_dir():
-        raise UsageError(f"--plot '{args.plot}': exists and is not a folder")
+    _check_plot(args)
     check_common(args)
 
     runner = measure.get_runner()
@@ -112,6 +123,11 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     asked = set(wanted or ()) | {spec.function for spec in user_specs}
     wrong = [v for v in result.wrong_variants() if v.info.name in asked or "user" in v.info.flags]
     return 1 if wrong else 0
+
+
+def _check_plot(args: argparse.Namespace) -> None:
+    if args.plot is not None and args.plot.exists() and not args.plot.is_dir():
+        raise UsageError(f"--plot '{args.plot}': exists and is not a folder")
 
 
 def _tty() -> bool:

@@ -47,12 +47,13 @@ def run(args: argparse.Namespace) -> int:
             if known.primitive(primitive) is None:
                 print(f"hotpath: {lab.name}: runner has no {primitive}, skipped", file=sys.stderr)
                 continue
+            plan = suite.plan(primitive)
             requests.append(
                 measure.Request(
                     primitive=primitive,
-                    sizes=suite.sizes,
-                    aligns=suite.aligns,
-                    modes=suite.modes,
+                    sizes=plan.sizes,
+                    aligns=plan.aligns,
+                    modes=plan.modes,
                     rounds=suite.quick_rounds if args.quick else suite.rounds,
                 )
             )

@@ -31,12 +31,19 @@ How to add a lab (crc32c as the example):
 A lab that needs its own options sets `add_arguments` (adds them to its
 subcommand's parser) and `runner_args` (turns the parsed values into extra
 runner arguments); both are plain functions, see hotpath.labs.lab.Lab.
+
+Where primitives need different sizes or modes in `hotpath run`, the
+Suite's `parts` maps a primitive to a Part that overrides them (crc32c runs
+to 1 MiB, its combine at two lengths). A seed's published table to redo
+is a hotpath.seedtables.SeedTable in `seed_tables`, declared as data in a
+module of its own (csum_seed_table.py, crc32c_skb_table.py): it adds a flag
+to the lab's subcommand (`--seed-table`, `--skb-table`).
 """
 
-from hotpath.labs import csum
-from hotpath.labs.lab import Lab, Suite
+from hotpath.labs import crc32c, csum
+from hotpath.labs.lab import Lab, Part, Suite
 
-ALL_LABS: tuple[Lab, ...] = (csum.LAB,)
+ALL_LABS: tuple[Lab, ...] = (csum.LAB, crc32c.LAB)
 
 LABS: dict[str, Lab] = {lab.name: lab for lab in ALL_LABS}
 
@@ -55,7 +62,7 @@ CALIBRATE = Lab(
     show_align=False,
 )
 
-__all__ = ["ALL_LABS", "LABS", "Lab", "Suite", "lab_for"]
+__all__ = ["ALL_LABS", "LABS", "Lab", "Part", "Suite", "lab_for"]
 
 
 def lab_for(name: str) -> Lab | None:

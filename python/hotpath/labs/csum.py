@@ -5,6 +5,7 @@ Alignment 0 and 1 are the seed's "even" and "odd" buffer columns: the
 kernel's odd-address path was both slow and (for non-zero seeds) wrong.
 """
 
+from hotpath.labs.csum_seed_table import SEED_TABLE
 from hotpath.labs.lab import Lab, Suite
 
 LAB = Lab(
@@ -20,4 +21,5 @@ LAB = Lab(
         rounds=200,
         quick_rounds=40,
     ),
+    seed_tables=(SEED_TABLE,),
 )

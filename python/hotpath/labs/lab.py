@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from hotpath.inputs import MODES
+from hotpath.seedtables import SeedTable
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
@@ -18,14 +19,46 @@ def _no_runner_args(args: argparse.Namespace) -> list[str]:
 
 
 @dataclass(frozen=True)
+class Part:
+    """One primitive's share of a suite where it differs from the lab's (None: the lab's)."""
+
+    sizes: tuple[int, ...] | None = None
+    aligns: tuple[int, ...] | None = None
+    modes: tuple[str, ...] | None = None
+
+
+@dataclass(frozen=True)
+class Plan:
+    """What `hotpath run` asks the runner for, for one primitive."""
+
+    sizes: tuple[int, ...]
+    aligns: tuple[int, ...]
+    modes: tuple[str, ...]
+
+
+@dataclass(frozen=True)
 class Suite:
-    """What `hotpath run` measures for a lab (all modes unless narrowed)."""
+    """What `hotpath run` measures for a lab (all modes unless narrowed).
+
+    sizes, aligns and modes hold for every primitive of the lab, except
+    where `parts` names the primitive: a crc32c that runs to 1 MiB beside a
+    combine measured at two lengths, say.
+    """
 
     sizes: tuple[int, ...]
     aligns: tuple[int, ...]
     rounds: int
     quick_rounds: int
     modes: tuple[str, ...] = MODES
+    parts: Mapping[str, Part] = field(default_factory=dict)
+
+    def plan(self, primitive: str) -> Plan:
+        part = self.parts.get(primitive, Part())
+        return Plan(
+            sizes=part.sizes if part.sizes is not None else self.sizes,
+            aligns=part.aligns if part.aligns is not None else self.aligns,
+            modes=part.modes if part.modes is not None else self.modes,
+        )
 
 
 @dataclass(frozen=True)
@@ -47,6 +80,9 @@ class Lab:
     # False where the lab has one alignment only: columns name the size alone.
     show_align: bool = True
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
+    # A seed's published tables to reproduce, each behind its own flag
+    # (`hotpath crc32c --skb-table`); see hotpath.seedtables.
+    seed_tables: tuple[SeedTable, ...] = ()
     runner_args: Callable[[argparse.Namespace], list[str]] = _no_runner_args
 
     def align_label(self, align: int) -> str:

@@ -3,5 +3,6 @@
 
 blocks.py builds the format-neutral table model (one block per primitive
 and mode, rows = variants, columns = size x alignment); each format module
-only lays that model out.
+only lays that model out. seedtable.py lays out a seed's own table
+(hotpath.seedtables: our figures beside the seed's, its directions checked).
 """

@@ -1,0 +1,602 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A seed's published table, redone here: its figures beside ours, its claims checked.
+
+Seeds print tables (seed 000's csum_partial ladder, seed 002's sk_buff
+CRC32C comparison) and draw directions from them ("skb_crc32c is faster",
+"dead code removed beats the baseline"). A SeedTable declares, as data in
+a lab's modules, which of our figures fill each cell, the seed's own
+figures beside them and the directions to check. This module evaluates
+that declaration against a run: each cell from the run's median and 95% CI,
+each direction decided from our CIs ("holds", "does not hold", "not
+distinguishable") with what the seed's own figures say beside it. Nothing
+here is hard-coded about a result: change the data and the lines follow.
+hotpath.render.seedtable lays the evaluated tables out.
+"""
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from hotpath.results import FigureResult, RunResult, VariantResult, unit_name
+
+HOLDS = "holds"
+DOES_NOT_HOLD = "does not hold"
+NOT_DISTINGUISHABLE = "not distinguishable"
+NOT_COMPARABLE = "not comparable"
+# Worst first: one point that contradicts the claim decides it, then one
+# that cannot be compared, then one inside the noise.
+OUTCOME_ORDER = (DOES_NOT_HOLD, NOT_COMPARABLE, NOT_DISTINGUISHABLE, HOLDS)
+OTHER_MODE_MARK = "*"
+NOISY_MARK = "~"
+# Below one unit (fenced figures near the subtracted empty call) a ratio says nothing.
+RATIO_FLOOR = 1.0
+
+
+@dataclass(frozen=True)
+class Axis:
+    """A row or a column: what it pins of a cell's (variant, size, alignment).
+
+    A cell takes each coordinate from its row, else its column, else the
+    table. `short` names it inside a direction line ("even", "64 B").
+    `published_as`: a row whose own seed figures are missing but whose code
+    the seed measured under another row (the fixed baseline) is compared,
+    for the seed's side of a direction, with that row's figures.
+    """
+
+    key: str
+    label: str
+    variant: str | None = None
+    size: int | None = None
+    align: int | None = None
+    short: str | None = None
+    published_as: str | None = None
+
+    @property
+    def name(self) -> str:
+        return self.short or self.label
+
+
+@dataclass(frozen=True)
+class Published:
+    """The seed's own figures for one of our modes (mode None: the seed does not say)."""
+
+    mode: str | None
+    source: str  # what they are: machine, unit as printed, how measured
+    columns: Mapping[str, str]  # our column key -> header of the seed's column beside it
+    values: Mapping[str, Mapping[str, float]]  # row key -> column key -> figure
+    decimals: int = 0
+
+    def value(self, row: str, column: str) -> float | None:
+        return self.values.get(row, {}).get(column)
+
+
+@dataclass(frozen=True)
+class OtherMode:
+    """A row whose seed figure, in `mode`'s table, was really measured as `measured_as`."""
+
+    row: str
+    mode: str
+    measured_as: str
+    why: str
+
+
+@dataclass(frozen=True)
+class Claim:
+    """A direction the seed draws: row/column `cheaper` costs less than `dearer`.
+
+    Both keys name rows, or both columns; the claim is checked at each key
+    of the other axis in `at` (empty: all of them). factor > 1 asks for
+    "cheaper by at least factor times".
+    """
+
+    text: str
+    cheaper: str
+    dearer: str
+    at: tuple[str, ...] = ()
+    factor: float = 1.0
+
+
+@dataclass(frozen=True)
+class Coord:
+    primitive: str
+    variant: str
+    size: int
+    align: int
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """One of the seed's tables: rows x columns of our figures, the seed's beside them."""
+
+    title: str
+    primitive: str
+    row_header: str
+    rows: tuple[Axis, ...]
+    columns: tuple[Axis, ...]
+    variant: str | None = None
+    size: int | None = None
+    align: int = 0
+    decimals: int = 0
+    published: tuple[Published, ...] = ()
+    claims: tuple[Claim, ...] = ()
+    other_modes: tuple[OtherMode, ...] = ()
+    notes: tuple[str, ...] = ()
+
+    def __post_init__(self) -> None:
+        keys = [a.key for a in (*self.rows, *self.columns)]
+        if len(set(keys)) != len(keys):
+            raise ValueError(f"seed table '{self.title}': row and column keys must be unique")
+        for row in self.rows:
+            for column in self.columns:
+                self.coord(row, column)  # raises if a coordinate is missing
+        for claim in self.claims:
+            self.claim_axes(claim)
+
+    def coord(self, row: Axis, column: Axis) -> Coord:
+        variant = row.variant or column.variant or self.variant
+        size = _first(row.size, column.size, self.size)
+        align = _first(row.align, column.align, self.align)
+        if variant is None or size is None or align is None:
+            raise ValueError(
+                f"seed table '{self.title}': cell ({row.key}, {column.key}) has no variant or size"
+            )
+        return Coord(self.primitive, variant, size, align)
+
+    def claim_axes(self, claim: Claim) -> tuple[bool, list[Axis]]:
+        """(True if the claim compares rows, the keys of the other axis it is checked at)."""
+        rows = {a.key: a for a in self.rows}
+        columns = {a.key: a for a in self.columns}
+        if claim.cheaper in rows and claim.dearer in rows:
+            by_rows, others = True, columns
+        elif claim.cheaper in columns and claim.dearer in columns:
+            by_rows, others = False, rows
+        else:
+            raise ValueError(f"claim '{claim.text}': both keys must be rows or both columns")
+        unknown = [k for k in claim.at if k not in others]
+        if unknown:
+            raise ValueError(f"claim '{claim.text}': unknown keys {unknown}")
+        return by_rows, [others[k] for k in (claim.at or tuple(others))]
+
+    def published_for(self, mode: str) -> Published | None:
+        exact = [p for p in self.published if p.mode == mode]
+        if exact:
+            return exact[0]
+        return next((p for p in self.published if p.mode is None), None)
+
+
+@dataclass(frozen=True)
+class Want:
+    """What one runner invocation must measure for a seed table."""
+
+    primitive: str
+    variants: tuple[str, ...]
+    sizes: tuple[int, ...]
+    aligns: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class SeedTable:
+    """A seed's tables, behind one flag of the lab's subcommand."""
+
+    flag: str  # "skb-table": the option is --skb-table
+    help: str
+    seed: str  # which seed and what it is
+    tables: tuple[TableSpec, ...]
+    modes: tuple[str, ...]  # default; --modes chooses
+    header: tuple[str, ...] = ()  # lines printed once above the tables
+
+    def wants(self) -> list[Want]:
+        by_primitive: dict[str, list[Coord]] = {}
+        for table in self.tables:
+            for row in table.rows:
+                for column in table.columns:
+                    coord = table.coord(row, column)
+                    by_primitive.setdefault(coord.primitive, []).append(coord)
+        return [
+            Want(
+                primitive=primitive,
+                variants=tuple(dict.fromkeys(c.variant for c in coords)),
+                sizes=tuple(dict.fromkeys(c.size for c in coords)),
+                aligns=tuple(dict.fromkeys(c.align for c in coords)),
+            )
+            for primitive, coords in by_primitive.items()
+        ]
+
+
+def _first(*values: int | None) -> int | None:
+    return next((v for v in values if v is not None), None)
+
+
+# --- deciding a direction -------------------------------------------------
+
+
+def decide_point(
+    cheaper: tuple[float, float] | None, dearer: tuple[float, float] | None, factor: float = 1.0
+) -> str:
+    """One point of a claim from two 95% CIs (lo, hi): is `cheaper` x factor below `dearer`?"""
+    if cheaper is None or dearer is None:
+        return NOT_COMPARABLE
+    if cheaper[1] * factor < dearer[0]:
+        return HOLDS
+    if cheaper[0] * factor > dearer[1]:
+        return DOES_NOT_HOLD
+    return NOT_DISTINGUISHABLE
+
+
+def combine(outcomes: list[str]) -> str:
+    """A claim over several points: the worst point decides (see OUTCOME_ORDER)."""
+    if not outcomes:
+        return NOT_COMPARABLE
+    return min(outcomes, key=OUTCOME_ORDER.index)
+
+
+def decide_published(cheaper: float | None, dearer: float | None, factor: float) -> str | None:
+    """The seed's own figures have no spread: a plain comparison, None where missing."""
+    if cheaper is None or dearer is None:
+        return None
+    return HOLDS if cheaper * factor < dearer else DOES_NOT_HOLD
+
+
+# --- evaluated tables -----------------------------------------------------
+
+
+@dataclass
+class Cell:
+    coord: Coord
+    status: str  # ok, n/a, wrong, skipped, unavailable, missing
+    figure: FigureResult | None = None
+    reason: str | None = None
+
+    def interval(self) -> tuple[float, float] | None:
+        f = self.figure
+        if self.status != "ok" or f is None or f.ci_lo is None or f.ci_hi is None:
+            return None
+        return f.ci_lo, f.ci_hi
+
+    def text(self, decimals: int) -> str:
+        if self.status == "ok" and self.figure is not None and self.figure.median is not None:
+            mark = NOISY_MARK if self.figure.noisy else ""
+            return f"{mark}{self.figure.median:.{decimals}f}"
+        return {"wrong": "WRONG", "missing": "-"}.get(self.status, self.status)
+
+    def to_json(self) -> dict[str, Any]:
+        f = self.figure
+        return {
+            "variant": self.coord.variant,
+            "size": self.coord.size,
+            "align": self.coord.align,
+            "status": self.status,
+            "reason": self.reason,
+            "median": f.median if f and self.status == "ok" else None,
+            "ci_lo": f.ci_lo if f and self.status == "ok" else None,
+            "ci_hi": f.ci_hi if f and self.status == "ok" else None,
+            "n": f.n if f else 0,
+            "noisy": bool(f.noisy) if f else False,
+        }
+
+
+@dataclass
+class Point:
+    at: str  # the other axis's short name
+    cheaper: Cell
+    dearer: Cell
+    outcome: str
+    seed_outcome: str | None
+    seed_values: tuple[float | None, float | None]
+
+
+@dataclass
+class Verdict:
+    claim: Claim
+    outcome: str
+    points: list[Point]
+    seed_outcome: str | None  # None: the seed printed no figures for it here
+
+    def line(self, decimals: int, seed_decimals: int) -> str:
+        details = []
+        for p in self.points:
+            a, b = p.cheaper.text(decimals), p.dearer.text(decimals)
+            text = f"{p.at} {a} vs {b}"
+            lo, hi = p.cheaper.interval(), p.dearer.interval()
+            if lo is not None and hi is not None and p.cheaper.figure and p.dearer.figure:
+                cheap, dear = p.cheaper.figure.median or 0.0, p.dearer.figure.median or 0.0
+                if cheap >= RATIO_FLOOR and dear >= RATIO_FLOOR:
+                    text += f" ({dear / cheap:.1f}x)"
+            elif p.outcome == NOT_COMPARABLE:
+                text += " (not timed)"
+            details.append(text)
+        factor = f", by at least {self.claim.factor:g}x" if self.claim.factor != 1.0 else ""
+        seed = self.seed_outcome or "no figures here"
+        if self.seed_outcome is not None:
+            shown = [
+                f"{p.at} {_fmt(p.seed_values[0], seed_decimals)} vs "
+                f"{_fmt(p.seed_values[1], seed_decimals)}"
+                for p in self.points
+                if p.seed_outcome is not None
+            ]
+            seed += f" ({'; '.join(shown)})"
+        return (
+            f"{self.claim.text}{factor}: {self.outcome} here "
+            f"({'; '.join(details)}); the seed's figures: {seed}"
+        )
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "claim": self.claim.text,
+            "cheaper": self.claim.cheaper,
+            "dearer": self.claim.dearer,
+            "factor": self.claim.factor,
+            "outcome": self.outcome,
+            "seed_outcome": self.seed_outcome,
+            "points": [
+                {
+                    "at": p.at,
+                    "outcome": p.outcome,
+                    "cheaper": p.cheaper.to_json(),
+                    "dearer": p.dearer.to_json(),
+                    "seed_outcome": p.seed_outcome,
+                    "seed_cheaper": p.seed_values[0],
+                    "seed_dearer": p.seed_values[1],
+                }
+                for p in self.points
+            ],
+        }
+
+
+def _fmt(value: float | None, decimals: int) -> str:
+    return "-" if value is None else f"{value:.{decimals}f}"
+
+
+@dataclass
+class TableResult:
+    spec: TableSpec
+    mode: str
+    unit: str
+    samples: int
+    cells: dict[tuple[str, str], Cell]
+    published: Published | None
+    verdicts: list[Verdict] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    # (row key, column key) of seed figures measured in another mode
+    marked: set[tuple[str, str]] = field(default_factory=set)
+
+    def published_columns(self) -> list[tuple[str, str]]:
+        """(our column key, header) of the seed's columns, in our columns' order."""
+        if self.published is None:
+            return []
+        keys = [c.key for c in self.spec.columns]
+        return [(k, self.published.columns[k]) for k in keys if k in self.published.columns]
+
+    def layout(self) -> list[tuple[bool, str]]:
+        """(is the seed's, column key) left to right: the seed's right after the ours they mirror.
+
+        Our columns the seed has no counterpart for (hotpath's own) follow.
+        """
+        seed = self.published_columns()
+        mirrored = {k for k, _ in seed}
+        ours = [c.key for c in self.spec.columns]
+        first = [k for k in ours if k in mirrored] if seed else ours
+        rest = [k for k in ours if k not in first]
+        return [
+            *((False, k) for k in first),
+            *((True, k) for k, _ in seed),
+            *((False, k) for k in rest),
+        ]
+
+    def header(self, unit_word: str) -> list[str]:
+        labels = {c.key: c.label for c in self.spec.columns}
+        seed = dict(self.published_columns())
+        return [
+            self.spec.row_header,
+            *(seed[k] if is_seed else f"{labels[k]} {unit_word}".strip()
+              for is_seed, k in self.layout()),
+        ]  # fmt: skip
+
+    def body(self) -> list[list[str]]:
+        rows = []
+        for row in self.spec.rows:
+            cells = [row.label]
+            for is_seed, key in self.layout():
+                if not is_seed:
+                    cells.append(self.cells[(row.key, key)].text(self.spec.decimals))
+                    continue
+                assert self.published is not None
+                text = _fmt(self.published.value(row.key, key), self.published.decimals)
+                if (row.key, key) in self.marked:
+                    text += OTHER_MODE_MARK
+                cells.append(text)
+            rows.append(cells)
+        return rows
+
+    def to_json(self) -> dict[str, Any]:
+        seed_columns = self.published_columns()
+        return {
+            "title": self.spec.title,
+            "primitive": self.spec.primitive,
+            "mode": self.mode,
+            "unit": self.unit,
+            "samples": self.samples,
+            "columns": [{"key": c.key, "label": c.label} for c in self.spec.columns],
+            "published": None
+            if self.published is None
+            else {
+                "source": self.published.source,
+                "columns": [{"of": k, "label": label} for k, label in seed_columns],
+            },
+            "rows": [
+                {
+                    "key": row.key,
+                    "label": row.label,
+                    "cells": [
+                        {"column": c.key, **self.cells[(row.key, c.key)].to_json()}
+                        for c in self.spec.columns
+                    ],
+                    "published": {k: self.published.value(row.key, k) for k, _ in seed_columns}
+                    if self.published is not None
+                    else {},
+                    "published_other_mode": sorted(k for r, k in self.marked if r == row.key),
+                }
+                for row in self.spec.rows
+            ],
+            "notes": self.notes,
+            "verdicts": [v.to_json() for v in self.verdicts],
+        }
+
+
+@dataclass
+class SeedTableResult:
+    seed: SeedTable
+    tables: list[TableResult]
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "flag": f"--{self.seed.flag}",
+            "seed": self.seed.seed,
+            "header": list(self.seed.header),
+            "tables": [t.to_json() for t in self.tables],
+        }
+
+
+def _cell(
+    coord: Coord,
+    figures: Mapping[tuple[str, str, int, int, str], FigureResult],
+    variants: Mapping[tuple[str, str], VariantResult],
+    mode: str,
+) -> Cell:
+    variant = variants.get((coord.primitive, coord.variant))
+    if variant is None:
+        return Cell(coord, "missing", reason="not in this runner build")
+    info = variant.info
+    if info.status == "wrong":
+        detail = info.failure.describe() if info.failure else (info.reason or "no case given")
+        return Cell(coord, "wrong", reason=detail)
+    if info.status != "ok":
+        return Cell(coord, info.status, reason=info.reason or "no reason given")
+    figure = figures.get((coord.primitive, coord.variant, coord.size, coord.align, mode))
+    if figure is None:
+        return Cell(coord, "missing", reason="not measured in this run")
+    if not figure.timed:
+        return Cell(coord, "n/a", figure, reason=figure.reason or figure.status)
+    return Cell(coord, "ok", figure)
+
+
+def evaluate(seed: SeedTable, run: RunResult, modes: tuple[str, ...]) -> SeedTableResult:
+    """Every table of the seed in every mode, filled from the run."""
+    figures = {(f.primitive, f.variant, f.size, f.align, f.mode): f for f in run.figures}
+    variants = {(v.primitive, v.info.name): v for v in run.variants}
+    tables = []
+    for spec in seed.tables:
+        for mode in modes:
+            tables.append(_evaluate_table(spec, mode, figures, variants))
+    return SeedTableResult(seed, tables)
+
+
+def _evaluate_table(
+    spec: TableSpec,
+    mode: str,
+    figures: Mapping[tuple[str, str, int, int, str], FigureResult],
+    variants: Mapping[tuple[str, str], VariantResult],
+) -> TableResult:
+    cells = {
+        (row.key, column.key): _cell(spec.coord(row, column), figures, variants, mode)
+        for row in spec.rows
+        for column in spec.columns
+    }
+    timed = [c.figure for c in cells.values() if c.status == "ok" and c.figure is not None]
+    unit = timed[0].unit if timed else "cycles"
+    result = TableResult(
+        spec=spec,
+        mode=mode,
+        unit=unit,
+        samples=max((f.n for f in timed), default=0),
+        cells=cells,
+        published=spec.published_for(mode),
+    )
+    result.notes.extend(_row_notes(spec, cells))
+    result.notes.extend(_other_mode_notes(spec, result, figures, variants))
+    result.notes.extend(spec.notes)
+    result.verdicts.extend(_verdict(spec, claim, result) for claim in spec.claims)
+    return result
+
+
+def _row_notes(spec: TableSpec, cells: Mapping[tuple[str, str], Cell]) -> list[str]:
+    """One note per variant and reason for the cells that are not figures."""
+    notes: list[str] = []
+    for row in spec.rows:
+        for column in spec.columns:
+            cell = cells[(row.key, column.key)]
+            if cell.status == "ok" or cell.reason is None:
+                continue
+            text = f"{cell.coord.variant}: {cell.text(spec.decimals)}: {cell.reason}"
+            if text not in notes:
+                notes.append(text)
+    return notes
+
+
+def _other_mode_notes(
+    spec: TableSpec,
+    result: TableResult,
+    figures: Mapping[tuple[str, str, int, int, str], FigureResult],
+    variants: Mapping[tuple[str, str], VariantResult],
+) -> list[str]:
+    notes = []
+    published = result.published
+    rows = {r.key: r for r in spec.rows}
+    for other in spec.other_modes:
+        if other.mode != result.mode or published is None or other.row not in rows:
+            continue
+        row = rows[other.row]
+        marked = [c for c in spec.columns if published.value(row.key, c.key) is not None]
+        if not marked:
+            continue
+        result.marked.update((row.key, c.key) for c in marked)
+        ours = []
+        for column in spec.columns:
+            cell = _cell(spec.coord(row, column), figures, variants, other.measured_as)
+            ours.append(f"{column.name} {cell.text(spec.decimals)}")
+        notes.append(
+            f"{OTHER_MODE_MARK} {row.label}: {other.why}; the seed's figure here was in effect "
+            f"a {other.measured_as} figure: compare it with ours in {other.measured_as} mode "
+            f"({', '.join(ours)} {unit_name(result.unit)})"
+        )
+    return notes
+
+
+def _verdict(spec: TableSpec, claim: Claim, result: TableResult) -> Verdict:
+    by_rows, others = spec.claim_axes(claim)
+    published = result.published
+    rows = {r.key: r for r in spec.rows}
+    points = []
+    for other in others:
+        if by_rows:
+            keys = ((claim.cheaper, other.key), (claim.dearer, other.key))
+        else:
+            keys = ((other.key, claim.cheaper), (other.key, claim.dearer))
+        cheap, dear = result.cells[keys[0]], result.cells[keys[1]]
+        outcome = decide_point(cheap.interval(), dear.interval(), claim.factor)
+        seed_values: tuple[float | None, float | None] = (None, None)
+        seed_outcome = None
+        if published is not None:
+            seed_values = (
+                _published(published, rows, *keys[0]),
+                _published(published, rows, *keys[1]),
+            )
+            seed_outcome = decide_published(*seed_values, claim.factor)
+        points.append(Point(other.name, cheap, dear, outcome, seed_outcome, seed_values))
+    seed_outcomes = [p.seed_outcome for p in points if p.seed_outcome is not None]
+    return Verdict(
+        claim=claim,
+        outcome=combine([p.outcome for p in points]),
+        points=points,
+        seed_outcome=combine(seed_outcomes) if seed_outcomes else None,
+    )
+
+
+def _published(
+    published: Published, rows: Mapping[str, Axis], row: str, column: str
+) -> float | None:
+    value = published.value(row, column)
+    alias = rows[row].published_as
+    if value is None and alias is not None:
+        value = published.value(alias, column)
+    return value
