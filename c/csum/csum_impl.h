@@ -152,6 +152,31 @@ static inline uint64_t csum_adc16(uint64_t acc, const uint8_t *p)
 	return acc;
 }
 
+/*
+ * The last 0..63 bytes as Linux 5.17 and its descendants take them: one
+ * 32-byte and one 16-byte adc block, an 8-byte word, then the 1..7-byte tail
+ * assembled without reading past @p + (@len & 63).
+ */
+static inline uint64_t csum_adc_rest63(uint64_t acc, const uint8_t *p,
+				       unsigned int len)
+{
+	if (len & 32) {
+		acc = csum_adc32(acc, p);
+		p += 32;
+	}
+	if (len & 16) {
+		acc = csum_adc16(acc, p);
+		p += 16;
+	}
+	if (len & 8) {
+		acc = csum_add64c(acc, csum_load64(p));
+		p += 8;
+	}
+	if (len & 7)
+		acc = csum_add64c(acc, csum_load_tail(p, len & 7));
+	return acc;
+}
+
 /* The scalar core shared by hp_csum's paths: the canonical 32-bit sum of
  * @len bytes at @p (natural offsets from @p), without any input sum.
  * Hidden, so that calls from the vector paths are direct, not via the GOT. */

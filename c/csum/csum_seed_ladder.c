@@ -26,20 +26,7 @@ csum_no_odd(const uint8_t *buff, int len, uint32_t sum)
 		buff += 64;
 		len -= 64;
 	}
-	if (len & 32) {
-		temp64 = csum_adc32(temp64, buff);
-		buff += 32;
-	}
-	if (len & 16) {
-		temp64 = csum_adc16(temp64, buff);
-		buff += 16;
-	}
-	if (len & 8) {
-		temp64 = csum_add64c(temp64, csum_load64(buff));
-		buff += 8;
-	}
-	if (len & 7)
-		temp64 = csum_add64c(temp64, csum_load_tail(buff, len & 7));
+	temp64 = csum_adc_rest63(temp64, buff, len);
 	return csum_add32c(temp64 >> 32, temp64 & 0xffffffff);
 }
 
