@@ -48,6 +48,19 @@ static inline uint32_t csum_fold64(uint64_t x)
 	return (uint32_t)((x + r) >> 32);
 }
 
+/* The 16-bit end-around-carry fold the odd-address paths of 5.17 and
+ * 2023 use before swapping the bytes back. */
+static inline uint32_t csum_from32to16(uint32_t a)
+{
+	uint16_t b = a >> 16;
+
+	__asm__("addw %w2,%w0\n\t"
+		"adcw $0,%w0\n"
+		: "=r"(b)
+		: "0"(b), "r"(a));
+	return b;
+}
+
 static inline uint32_t csum_ror32(uint32_t x, unsigned int n)
 {
 	return (x >> n) | (x << (32 - n));

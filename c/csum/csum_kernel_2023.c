@@ -16,17 +16,6 @@
 
 #include "csum_impl.h"
 
-static inline uint32_t from32to16(uint32_t a)
-{
-	uint16_t b = a >> 16;
-
-	__asm__("addw %w2,%w0\n\t"
-		"adcw $0,%w0\n"
-		: "=r"(b)
-		: "0"(b), "r"(a));
-	return b;
-}
-
 /* Two 32-byte chains per 64 bytes; their carries counted separately. */
 static uint64_t loop64(uint64_t res, const uint8_t **pbuff, int *plen)
 {
@@ -91,7 +80,7 @@ uint32_t hp_csum_kernel_2023(const void *buf, int len, uint32_t sum)
 out:
 	result = csum_add32c(temp64 >> 32, temp64 & 0xffffffff);
 	if (__builtin_expect(odd, 0)) {
-		result = from32to16(result);
+		result = csum_from32to16(result);
 		result = ((result >> 8) & 0xff) | ((result & 0xff) << 8);
 	}
 	return result;

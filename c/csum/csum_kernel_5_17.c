@@ -23,17 +23,6 @@
 
 #include "csum_impl.h"
 
-static inline uint32_t from32to16(uint32_t a)
-{
-	uint16_t b = a >> 16;
-
-	__asm__("addw %w2,%w0\n\t"
-		"adcw $0,%w0\n"
-		: "=r"(b)
-		: "0"(b), "r"(a));
-	return b;
-}
-
 static inline __attribute__((always_inline)) uint32_t
 csum_5_17(const void *buf, int len, uint32_t sum, int fixed_seed)
 {
@@ -74,7 +63,7 @@ csum_5_17(const void *buf, int len, uint32_t sum, int fixed_seed)
 	temp64 = csum_adc_rest63(temp64, buff, len);
 	result = csum_add32c(temp64 >> 32, temp64 & 0xffffffff);
 	if (__builtin_expect(odd, 0)) {
-		result = from32to16(result);
+		result = csum_from32to16(result);
 		result = ((result >> 8) & 0xff) | ((result & 0xff) << 8);
 	}
 	return result;
