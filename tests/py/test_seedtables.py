@@ -18,16 +18,12 @@ from conftest import SCHEMA
 from hotpath.machine import Fingerprint
 from hotpath.protocol import Failure, Variant
 from hotpath.results import FigureResult, RunResult, VariantResult
+from hotpath.seedtable_spec import Axis, Claim, Published, SeedTable, TableSpec
 from hotpath.seedtables import (
     DOES_NOT_HOLD,
     HOLDS,
     NOT_COMPARABLE,
     NOT_DISTINGUISHABLE,
-    Axis,
-    Claim,
-    Published,
-    SeedTable,
-    TableSpec,
     combine,
     decide_point,
     evaluate,

@@ -19,7 +19,8 @@ from hotpath.errors import RunnerError, UsageError
 from hotpath.labs import Lab
 from hotpath.plots import plot_run
 from hotpath.render import seedtable as render
-from hotpath.seedtables import SeedTable, evaluate
+from hotpath.seedtable_spec import SeedTable
+from hotpath.seedtables import evaluate
 
 # Options that pick what is measured: the seed's table already does.
 FIXED = (("sizes", "--sizes"), ("align", "--align"), ("variants", "--variants"),

@@ -35,7 +35,7 @@ runner arguments); both are plain functions, see hotpath.labs.lab.Lab.
 Where primitives need different sizes or modes in `hotpath run`, the
 Suite's `parts` maps a primitive to a Part that overrides them (crc32c runs
 to 1 MiB, its combine at two lengths). A seed's published table to redo
-is a hotpath.seedtables.SeedTable in `seed_tables`, declared as data in a
+is a hotpath.seedtable_spec.SeedTable in `seed_tables`, declared as data in a
 module of its own (csum_seed_table.py, crc32c_skb_table.py): it adds a flag
 to the lab's subcommand (`--seed-table`, `--skb-table`).
 """

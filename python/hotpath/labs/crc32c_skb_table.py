@@ -8,7 +8,7 @@ the patch's figures to print beside ours, and lists the directions the
 patch draws from them; hotpath.seedtables checks them against a run.
 """
 
-from hotpath.seedtables import Axis, Claim, Published, SeedTable, TableSpec
+from hotpath.seedtable_spec import Axis, Claim, Published, SeedTable, TableSpec
 
 SIZES = (64, 256, 1420, 16384)
 

@@ -10,7 +10,7 @@ The notes' figures are TSC ticks on Cascade Lake printed as "cycles"
 (docs PRODUCT.md), so only directions, not values, carry over.
 """
 
-from hotpath.seedtables import Axis, Claim, OtherMode, Published, SeedTable, TableSpec
+from hotpath.seedtable_spec import Axis, Claim, OtherMode, Published, SeedTable, TableSpec
 
 ROWS = (
     Axis("baseline", "Baseline (kernel-5.17-rc)", variant="kernel-5.17-rc"),

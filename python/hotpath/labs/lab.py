@@ -6,7 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 
 from hotpath.inputs import MODES
-from hotpath.seedtables import SeedTable
+from hotpath.seedtable_spec import SeedTable
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
@@ -81,7 +81,7 @@ class Lab:
     show_align: bool = True
     add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
     # A seed's published tables to reproduce, each behind its own flag
-    # (`hotpath crc32c --skb-table`); see hotpath.seedtables.
+    # (`hotpath crc32c --skb-table`); see hotpath.seedtable_spec.
     seed_tables: tuple[SeedTable, ...] = ()
     runner_args: Callable[[argparse.Namespace], list[str]] = _no_runner_args
 
