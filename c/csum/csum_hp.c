@@ -44,9 +44,18 @@
 static inline uint64_t tail63(uint64_t acc, const uint8_t *p, size_t len,
 			      size_t total)
 {
-	/* The 32/16/8-byte steps are the kernel's; only the tail differs. */
-	acc = csum_adc_rest63(acc, p, len & 56);
-	p += len & 56;
+	if (len & 32) {
+		acc = csum_adc32(acc, p);
+		p += 32;
+	}
+	if (len & 16) {
+		acc = csum_adc16(acc, p);
+		p += 16;
+	}
+	if (len & 8) {
+		acc = csum_add64c(acc, csum_load64(p));
+		p += 8;
+	}
 	len &= 7;
 	if (len) {
 		uint64_t v;
