@@ -3,28 +3,14 @@
  * hp_csum's AVX2 path: 32-bit words summed into 64-bit lanes without
  * any carry handling, three vector operations per 32 bytes.
  *
- * Each 64-bit lane x = lo + 2^32 hi is added whole into ALL (wrapping,
- * so carries out of bit 63 are lost) and its high half alone into HI
- * (exact: a lane needs 2^32 additions to overflow). Modulo 2^64,
- * ALL = L + 2^32 H, so L = ALL - (H << 32) exactly, since L < 2^64 too.
- * Then L + H is congruent to the sum of all 32-bit words modulo 2^32 - 1,
- * which is what the Internet checksum needs. No shuffles, no carries:
- * one shift and two adds per vector.
+ * The lane arithmetic is in csum_avx2_lanes.h.
  */
 #include <hotpath/csum.h>
 
 #include <immintrin.h>
 
+#include "csum_avx2_lanes.h"
 #include "csum_impl.h"
-
-#define AVX2 __attribute__((target("avx2")))
-
-AVX2 static inline __m256i lanes_total(__m256i all, __m256i hi)
-{
-	__m256i lo = _mm256_sub_epi64(all, _mm256_slli_epi64(hi, 32));
-
-	return _mm256_add_epi64(lo, hi);
-}
 
 /*
  * 128 bytes into the accumulators. Written in asm because the compiler,
@@ -65,20 +51,6 @@ AVX2 static inline void block128(const uint8_t *p, __m256i *all0,
 		: [p] "r"(p), [m] "x"(m), "m"(*(const uint8_t(*)[128])p));
 }
 
-/* Horizontal sum of the lanes, folded to the canonical 32 bits. */
-AVX2 static inline uint32_t reduce(__m256i all0, __m256i all1, __m256i hi0,
-				   __m256i hi1)
-{
-	__m256i t = lanes_total(_mm256_add_epi64(all0, all1),
-				_mm256_add_epi64(hi0, hi1));
-	__m128i s = _mm_add_epi64(_mm256_castsi256_si128(t),
-				  _mm256_extracti128_si256(t, 1));
-
-	s = _mm_add_epi64(s, _mm_unpackhi_epi64(s, s));
-	/* A plain 64-bit total (< 2^61 for any int length): fold it. */
-	return csum_fold64((uint64_t)_mm_cvtsi128_si64(s));
-}
-
 /* The vector loop's remainder: one 64-byte step, then scalar. */
 AVX2 static inline uint32_t finish(const uint8_t *p, size_t n, __m256i all0,
 				   __m256i all1, __m256i hi0, __m256i hi1,
@@ -97,18 +69,11 @@ AVX2 static inline uint32_t finish(const uint8_t *p, size_t n, __m256i all0,
 		p += 64;
 		n -= 64;
 	}
-	r = reduce(all0, all1, hi0, hi1);
+	r = lanes_reduce(all0, all1, hi0, hi1);
 	if (n)
 		r = csum_add32c(r, hp_csum_scalar_nosum(p, n));
 	return csum_add32c(r, sum);
 }
-
-/* bytes 4..7 and 12..15 of each 16 down to 0..3 and 8..11, zeroed above:
- * the high dword of each 64-bit lane, zero-extended */
-#define HI_DWORDS _mm256_setr_epi8(4, 5, 6, 7, -1, -1, -1, -1,		\
-				   12, 13, 14, 15, -1, -1, -1, -1,	\
-				   4, 5, 6, 7, -1, -1, -1, -1,		\
-				   12, 13, 14, 15, -1, -1, -1, -1)
 
 /**
  * hp_csum_avx2() - hp_csum's AVX2 path, for any length.
