@@ -30,8 +30,8 @@ AVX2 static inline __m256i lanes_total(__m256i all, __m256i hi)
 }
 
 /* Horizontal sum of the lanes, folded to the canonical 32 bits. */
-AVX2 static inline uint32_t lanes_reduce(__m256i all0, __m256i all1, __m256i hi0,
-				   __m256i hi1)
+AVX2 static inline uint32_t lanes_reduce(__m256i all0, __m256i all1,
+					 __m256i hi0, __m256i hi1)
 {
 	__m256i t = lanes_total(_mm256_add_epi64(all0, all1),
 				_mm256_add_epi64(hi0, hi1));
