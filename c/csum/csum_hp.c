@@ -40,35 +40,63 @@
 #define HP_CSUM_VEC_MIN_AVX2_HYBRID 768
 #define HP_CSUM_VEC_MIN_AVX512 1024
 
-/* The last 0..63 bytes, on one adc chain. */
-static inline uint64_t tail63(uint64_t acc, const uint8_t *p, size_t len,
-			      size_t total)
+/*
+ * acc plus the last @rem bytes (1..80) at @q, on one adc chain with no
+ * conditional branch: one computed jump into a ladder of ten adcs, so a
+ * short buffer costs the same few cycles at every length instead of a
+ * taken branch per 32/16/8-byte step (measured 9 to 17 cycles that way
+ * for 8..63 bytes on the development machine).
+ *
+ * The words before the last partial one, m = (rem - 1) / 8 of them, are
+ * the ladder's last m rungs. The last 1..8 bytes come from one load that
+ * ends at q + rem, shifted down so that they sit at their natural offset;
+ * the bytes shifted out are the ladder's. That load starts up to 7 bytes
+ * before @q, so the caller guarantees 8 readable bytes before q + rem
+ * (a buffer of 8 bytes or more).
+ *
+ * Each rung is "adcq disp8(base),acc", four bytes with a legacy base
+ * register ("R": never r12, whose encoding needs one more byte): the jump lands
+ * 4 * m bytes before the end. The assembler checks the rung size.
+ */
+static inline uint64_t adc_ladder80(uint64_t acc, const uint8_t *q,
+				    unsigned int rem)
 {
-	if (len & 32) {
-		acc = csum_adc32(acc, p);
-		p += 32;
-	}
-	if (len & 16) {
-		acc = csum_adc16(acc, p);
-		p += 16;
-	}
-	if (len & 8) {
-		acc = csum_add64c(acc, csum_load64(p));
-		p += 8;
-	}
-	len &= 7;
-	if (len) {
-		uint64_t v;
+	unsigned long m = (rem - 1) >> 3;
+	/* 8 * (8 * (m + 1) - rem) bits, which is -8 * rem modulo 64: shrq
+	 * takes its count modulo 64. */
+	unsigned long shift = -8UL * rem;
+	uint64_t tail = csum_load64(q + rem - 8);
+	unsigned long target;
 
-		/* With 8 bytes or more behind us, one load ending at the
-		 * buffer's end, shifted down, puts the tail bytes at their
-		 * natural offsets without reading past the end. */
-		if (total >= 8)
-			v = csum_load64(p + len - 8) >> (8 * (8 - len));
-		else
-			v = csum_load_short(p, len);
-		acc = csum_add64c(acc, v);
-	}
+	/* The shift in the asm too: with "c" taken here, the compiler keeps
+	 * the loop's accumulators out of %rcx (no moves in the 80-byte loop). */
+	__asm__("shrq %%cl,%[tail]\n\t"
+		"leaq 2f(%%rip),%[t]\n\t"
+		"shlq $2,%[m]\n\t"
+		"subq %[m],%[t]\n\t"
+		"addq %[tail],%[acc]\n\t"
+		"jmp *%[t]\n"
+		"1:\n\t"
+		"adcq 80(%[b]),%[acc]\n\t"
+		"adcq 72(%[b]),%[acc]\n\t"
+		"adcq 64(%[b]),%[acc]\n\t"
+		"adcq 56(%[b]),%[acc]\n\t"
+		"adcq 48(%[b]),%[acc]\n\t"
+		"adcq 40(%[b]),%[acc]\n\t"
+		"adcq 32(%[b]),%[acc]\n\t"
+		"adcq 24(%[b]),%[acc]\n\t"
+		"adcq 16(%[b]),%[acc]\n\t"
+		"adcq 8(%[b]),%[acc]\n"
+		"2:\n\t"
+		".if 2b - 1b - 40\n\t"
+		".error \"adc_ladder80: rungs are not 4 bytes\"\n\t"
+		".endif\n\t"
+		"adcq $0,%[acc]"
+		: [acc] "+r"(acc), [t] "=&r"(target), [m] "+r"(m),
+		  [tail] "+r"(tail)
+		: "c"(shift), [b] "D"(q - 8),
+		  "m"(*(const uint8_t(*)[80])q)
+		: "cc");
 	return acc;
 }
 
@@ -76,18 +104,22 @@ static inline uint64_t tail63(uint64_t acc, const uint8_t *p, size_t len,
  * Inlined into hp_csum(): a call here would cost as much as short sums.
  * Two 40-byte chains per 80 bytes (the shape kernel 2024 settled on;
  * measured faster here than four 16-byte chains, which pay more carry
- * folds per byte), then one chain for the rest.
+ * folds per byte), then the ladder for the last 1..80.
  */
 static inline __attribute__((always_inline)) uint32_t
 scalar_core(const uint8_t *p, size_t len)
 {
-	size_t total = len;
 	uint64_t a = 0;
 
-	/* Tiny buffers: two loads at most and one branch, not five steps. */
+	/* The IPv6 header, the seed's case: one five-word chain, folded.
+	 * (Measured: as hp_csum()'s fall-through path instead, every other
+	 * length took 4 cycles more and 40 bytes none less.) */
+	if (len == 40)
+		return csum_fold64(csum_adc40(0, p));
+	/* Tiny buffers: two loads at most, no 8 bytes before the end. */
 	if (len < 8)
 		return csum_fold64(csum_load_short(p, len));
-	if (len >= 80) {
+	if (__builtin_expect(len > 80, 0)) {
 		uint64_t b = 0;
 
 		do {
@@ -95,16 +127,10 @@ scalar_core(const uint8_t *p, size_t len)
 			b = csum_adc40(b, p + 40);
 			p += 80;
 			len -= 80;
-		} while (len >= 80);
+		} while (len > 80);
 		a = csum_add64c(a, b);
 	}
-	if (len >= 40) {
-		a = csum_adc40(a, p);
-		p += 40;
-		len -= 40;
-	}
-	a = tail63(a, p, len, total);
-	return csum_fold64(a);
+	return csum_fold64(adc_ladder80(a, p, (unsigned int)len));
 }
 
 uint32_t hp_csum_scalar_nosum(const uint8_t *p, size_t len)
@@ -256,16 +282,6 @@ __attribute__((constructor)) static void hp_csum_init(void)
 			force, hp_csum_path_name(cur_path));
 }
 
-/* Every length but 40: its own function, so that both it and the 40-byte
- * path are straight-line code (one direct jump between them). */
-static __attribute__((noinline)) uint32_t hp_csum_any(const void *buf,
-						      int len, uint32_t sum)
-{
-	if (len < vec_min)
-		return csum_add32c(scalar_core(buf, (size_t)len), sum);
-	return vec_fn(buf, len, sum);
-}
-
 /**
  * hp_csum() - hotpath's csum_partial, fastest method for this CPU.
  * @buf: bytes, any alignment
@@ -276,11 +292,7 @@ static __attribute__((noinline)) uint32_t hp_csum_any(const void *buf,
  */
 uint32_t hp_csum(const void *buf, int len, uint32_t sum)
 {
-	/* Measured: with the 40-byte path behind a taken branch, or the
-	 * other lengths' code laid out around it, each costs 2 to 4 cycles
-	 * more on the development machine. */
-	if (__builtin_expect(len != 40, 0))
-		return hp_csum_any(buf, len, sum);
-	/* The IPv6 header: one five-word chain, folded, then the seed. */
-	return csum_add32c(csum_fold64(csum_adc40(0, buf)), sum);
+	if (__builtin_expect(len < vec_min, 1))
+		return csum_add32c(scalar_core(buf, (size_t)len), sum);
+	return vec_fn(buf, len, sum);
 }
