@@ -114,6 +114,9 @@ static void sweep_body(void *arg)
 			seeds(s, hp_guarded_place(&g, len, a), len);
 		/* the last byte against the rear guard page */
 		seeds(s, hp_guarded_butt(&g, len), len);
+		/* the first byte against the front one: overlapping tail
+		 * loads reach back from the end, never before the start */
+		seeds(s, g.base, len);
 	}
 	for (i = 0; i < 48; i++) {
 		len = rnd() % (BIG + 1);
