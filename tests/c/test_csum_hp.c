@@ -3,8 +3,8 @@
  * hp_csum() with each path forced (hp_csum_set_path() and the
  * HOTPATH_CSUM_FORCE environment variable): every path returns the same
  * bits as the scalar one and folds like the reference, at every length
- * 0..4096 at eight alignments, at random lengths to 64 KiB, with the last
- * byte against a guard page. Paths this CPU lacks are refused, and said
+ * 0..4096 at eight alignments, around 8 KiB at 32, at random lengths to
+ * 64 KiB, with the last byte against a guard page. Paths this CPU lacks are refused, and said
  * to be skipped.
  */
 #include <hotpath/csum.h>
@@ -55,6 +55,12 @@ static void sweep(void *arg)
 			    (uint32_t)rnd());
 	for (len = 0; len <= 2048; len++)
 		one(hp_guarded_butt(&g, len), len, 0xffffffffu);
+	/* where the vector paths move to a 32-byte boundary (8 KiB): every
+	 * head length 0..31 at lengths on both sides of it */
+	for (len = 8192 - 2; len <= 8192 + 40; len += 3)
+		for (a = 0; a < 32; a++)
+			one(hp_guarded_place(&g, len, a), len,
+			    (uint32_t)rnd());
 	for (i = 0; i < 200; i++) {
 		len = rnd() % (BIG + 1);
 		one(hp_guarded_place(&g, len, rnd() & 63), len,
