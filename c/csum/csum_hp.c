@@ -40,6 +40,8 @@
 #define HP_CSUM_VEC_MIN_AVX2 1024
 #define HP_CSUM_VEC_MIN_AVX2_HYBRID 1024
 #define HP_CSUM_VEC_MIN_AVX512 1024
+/* the smallest of them */
+#define HP_CSUM_VEC_MIN 1024
 
 /*
  * acc plus the last @rem bytes (1..80) at @q, on one adc chain with no
@@ -293,7 +295,11 @@ __attribute__((constructor)) static void hp_csum_init(void)
  */
 uint32_t hp_csum(const void *buf, int len, uint32_t sum)
 {
-	if (__builtin_expect(len < vec_min, 1))
+	/* Against an immediate, not vec_min: no load before the short path
+	 * (vec_min is never below it). */
+	if (__builtin_expect(len < HP_CSUM_VEC_MIN, 1))
 		return csum_add32c(scalar_core(buf, (size_t)len), sum);
+	if (len < vec_min)
+		return hp_csum_scalar(buf, len, sum);
 	return vec_fn(buf, len, sum);
 }
