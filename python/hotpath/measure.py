@@ -13,6 +13,7 @@ from pathlib import Path
 
 from hotpath.errors import RunnerError
 from hotpath.inputs import UserVariantSpec, check_known
+from hotpath.labs import lab_for
 from hotpath.machine import fingerprint
 from hotpath.progress import ProgressBar
 from hotpath.protocol import BenchRun, Listing, parse_listing, parse_run
@@ -109,6 +110,10 @@ def new_run(
     )
     for bench in benches:
         run.add_bench(bench, noisy_fraction)
+    for name in run.labs:
+        lab = lab_for(name)
+        if lab is not None and lab.attach_bounds is not None:
+            lab.attach_bounds(run)
     return run
 
 

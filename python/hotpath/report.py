@@ -2,8 +2,9 @@
 """The report folder `hotpath run` writes.
 
 report.md (commit-message tables per lab, calibration, machine),
-report.html (one self-contained page with inline SVG plots),
-results.json (schema hotpath.result/1) and the plots as PNG and SVG.
+report.html (one self-contained page with inline SVG plots and the
+dependency-chain graphs), results.json (schema hotpath.result/1), the plots
+as PNG and SVG, and each chain graph's Graphviz source in chains/.
 """
 
 import json
@@ -13,11 +14,12 @@ from pathlib import Path
 from hotpath.calibration import Calibration
 from hotpath.calibration import render as render_calibration
 from hotpath.errors import UsageError
+from hotpath.labs import lab_for
 from hotpath.plots import plot_run
 from hotpath.render import html as html_format
 from hotpath.render import markdown
 from hotpath.render.context import context_lines
-from hotpath.results import RunResult
+from hotpath.results import Graph, RunResult
 
 
 def default_folder(now: datetime | None = None) -> Path:
@@ -47,6 +49,10 @@ def write_report(run: RunResult, folder: Path, calibration: Calibration | None) 
     md.extend(["", "## Results", "", "```", markdown.render_run(run).rstrip("\n"), "```"])
     md.extend(["", "## Plots", ""])
     md.extend(f"![{p.stem}](plots/{p.name})" for p in plots if p.suffix == ".png")
+    graphs = write_graphs(run, folder / "chains")
+    if graphs:
+        md.extend(["", "## Dependency chains (Graphviz; drawn in report.html)", ""])
+        md.extend(f"- [{g.title}](chains/{path.name})" for g, path in graphs)
     files = [folder / "report.md", folder / "report.html", folder / "results.json"]
     files[0].write_text("\n".join(md) + "\n", encoding="utf-8")
     svgs = [p for p in plots if p.suffix == ".svg"]
@@ -54,4 +60,17 @@ def write_report(run: RunResult, folder: Path, calibration: Calibration | None) 
         html_format.render_page(run, svgs, calibration, calib_text), encoding="utf-8"
     )
     files[2].write_text(json.dumps(run.to_json(), indent=2) + "\n", encoding="utf-8")
-    return files + plots
+    return files + plots + [path for _, path in graphs]
+
+
+def write_graphs(run: RunResult, folder: Path) -> list[tuple[Graph, Path]]:
+    """Each graph's .dot source, named <variant>-<size>-<alignment>.dot."""
+    written = []
+    for graph in run.graphs:
+        lab = lab_for(graph.lab)
+        align = lab.align_label(graph.align) if lab else f"+{graph.align}"
+        path = folder / f"{graph.variant}-{graph.size}-{align.lstrip('+')}.dot"
+        folder.mkdir(parents=True, exist_ok=True)
+        path.write_text(graph.dot, encoding="utf-8")
+        written.append((graph, path))
+    return written

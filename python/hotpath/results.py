@@ -30,6 +30,78 @@ def unit_name(unit: str) -> str:
 
 
 @dataclass
+class Bound:
+    """A model's floor set beside one measured figure: the csum lab's
+    dependency-chain bound (hotpath.chainbound), in core cycles per call.
+
+    status "n/a" with the reason where it does not apply (another size or
+    mode, a variant the model does not cover, a tool missing). Bounds are
+    recomputed from the sources when a run is made, not kept in the history.
+    """
+
+    status: str  # ok or n/a
+    cycles: int | None = None
+    reason: str | None = None
+    chain_cycles: int | None = None  # longest chain anywhere in the call
+    mca_cycles: float | None = None  # llvm-mca's latency-mode steady state
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "status": self.status,
+            "cycles": self.cycles,
+            "unit": "cycles",
+            "reason": self.reason,
+            "chain_cycles": self.chain_cycles,
+            "mca_cycles": self.mca_cycles,
+        }
+
+
+@dataclass
+class BoundModel:
+    """What the bounds beside one primitive's figures are, and where they apply."""
+
+    primitive: str
+    label: str  # column header beside each figure it applies to
+    legend: str  # one line under a table: what the bound is, tools and model
+    mode: str
+    sizes: tuple[int, ...]
+    aligns: tuple[int, ...]
+    scope: str  # where it applies, in words
+    available: bool = True
+    reason: str | None = None  # why not, when not available
+    details: dict[str, Any] = field(default_factory=dict)  # model, tools, method
+
+    def applies(self, mode: str, size: int, align: int) -> bool:
+        return mode == self.mode and size in self.sizes and align in self.aligns
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "label": self.label,
+            "legend": self.legend,
+            "mode": self.mode,
+            "sizes": list(self.sizes),
+            "aligns": list(self.aligns),
+            "scope": self.scope,
+            "available": self.available,
+            "reason": self.reason,
+            **self.details,
+        }
+
+
+@dataclass
+class Graph:
+    """A Graphviz graph for the report (a variant's dependency chain)."""
+
+    lab: str
+    primitive: str
+    variant: str
+    size: int
+    align: int
+    title: str
+    dot: str
+
+
+@dataclass
 class FigureResult:
     lab: str
     primitive: str
@@ -50,6 +122,7 @@ class FigureResult:
     noisy: bool = False
     calls_per_sample: int | None = None
     samples: FloatArray = field(default_factory=lambda: np.empty(0, dtype=np.float64))
+    bound: Bound | None = None  # set by a lab with a bound model (csum_partial)
 
     @property
     def key(self) -> tuple[str, str, str, int, int, str, str]:
@@ -61,7 +134,7 @@ class FigureResult:
         return self.status == "ok" and self.median is not None
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "lab": self.lab,
             "primitive": self.primitive,
             "variant": self.variant,
@@ -81,6 +154,9 @@ class FigureResult:
             "noisy": self.noisy,
             "calls_per_sample": self.calls_per_sample,
         }
+        if self.bound is not None:
+            doc["bound"] = self.bound.to_json()
+        return doc
 
 
 @dataclass
@@ -131,6 +207,9 @@ class RunResult:
     run_id: int | None = None
     version: str = __version__
     command_line: str = ""
+    # Per primitive: the model whose bounds sit beside its figures (csum_partial).
+    bound_models: dict[str, BoundModel] = field(default_factory=dict)
+    graphs: list[Graph] = field(default_factory=list)  # drawn in report.html
 
     def add_bench(self, bench: BenchRun, noisy_fraction: float = DEFAULT_NOISY_FRACTION) -> None:
         """Summarize one runner invocation into this run."""
@@ -177,7 +256,7 @@ class RunResult:
         return list(dict.fromkeys(v.primitive for v in self.variants))
 
     def to_json(self) -> dict[str, Any]:
-        return {
+        doc: dict[str, Any] = {
             "schema": RESULT_SCHEMA,
             "hotpath_version": self.version,
             "command": self.command,
@@ -196,3 +275,6 @@ class RunResult:
             "figures": [f.to_json() for f in self.figures],
             "calibration": self.calibration,
         }
+        if self.bound_models:
+            doc["bound_models"] = {p: m.to_json() for p, m in self.bound_models.items()}
+        return doc

@@ -48,6 +48,19 @@ class Published:
 
 
 @dataclass(frozen=True)
+class PublishedBound:
+    """A chain length the seed worked out by hand, set beside the model's bound.
+
+    Printed as a note under the table in the mode where the run has bounds
+    (csum: the dependency-chain bound, latency mode).
+    """
+
+    row: str
+    cycles: float
+    source: str  # who drew it and how
+
+
+@dataclass(frozen=True)
 class OtherMode:
     """A row whose seed figure, in `mode`'s table, was really measured as `measured_as`."""
 
@@ -98,11 +111,18 @@ class TableSpec:
     claims: tuple[Claim, ...] = ()
     other_modes: tuple[OtherMode, ...] = ()
     notes: tuple[str, ...] = ()
+    published_bounds: tuple[PublishedBound, ...] = ()
 
     def __post_init__(self) -> None:
         keys = [a.key for a in (*self.rows, *self.columns)]
         if len(set(keys)) != len(keys):
             raise ValueError(f"seed table '{self.title}': row and column keys must be unique")
+        row_keys = {r.key for r in self.rows}
+        unknown = [b.row for b in self.published_bounds if b.row not in row_keys]
+        if unknown:
+            raise ValueError(
+                f"seed table '{self.title}': published bounds of unknown rows {unknown}"
+            )
         for row in self.rows:
             for column in self.columns:
                 self.coord(row, column)  # raises if a coordinate is missing

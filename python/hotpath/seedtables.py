@@ -10,14 +10,18 @@ that declaration against a run: each cell from the run's median and 95% CI,
 each direction decided from our CIs ("holds", "does not hold", "not
 distinguishable") with what the seed's own figures say beside it. Nothing
 here is hard-coded about a result: change the data and the lines follow.
-hotpath.render.seedtable lays the evaluated tables out.
+hotpath.render.seedtable lays the evaluated tables out. Where the run has
+a bound model for the table's primitive (csum_partial's dependency-chain
+bound) and the table is in its mode, a bound column per column of ours
+follows the seed's columns, and the seed's own hand-drawn chains
+(TableSpec.published_bounds) are set beside it in a note.
 """
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
-from hotpath.results import FigureResult, RunResult, VariantResult, unit_name
+from hotpath.results import Bound, BoundModel, FigureResult, RunResult, VariantResult, unit_name
 from hotpath.seedtable_spec import Axis, Claim, Coord, Published, SeedTable, TableSpec
 
 HOLDS = "holds"
@@ -29,6 +33,7 @@ NOT_COMPARABLE = "not comparable"
 OUTCOME_ORDER = (DOES_NOT_HOLD, NOT_COMPARABLE, NOT_DISTINGUISHABLE, HOLDS)
 OTHER_MODE_MARK = "*"
 NOISY_MARK = "~"
+OURS, SEED, BOUND = "ours", "seed", "bound"  # the kinds of a table's columns
 # Below one unit (fenced figures near the subtracted empty call) a ratio says nothing.
 RATIO_FLOOR = 1.0
 
@@ -73,6 +78,17 @@ class Cell:
     figure: FigureResult | None = None
     reason: str | None = None
 
+    @property
+    def bound(self) -> Bound | None:
+        return self.figure.bound if self.figure is not None else None
+
+    def bound_text(self) -> str:
+        """The bound beside this cell: cycles, "n/a", or "-" beside a variant not timed."""
+        bound = self.bound
+        if bound is None or self.status not in ("ok", "n/a"):
+            return "-"
+        return str(bound.cycles) if bound.status == "ok" else "n/a"
+
     def interval(self) -> tuple[float, float] | None:
         f = self.figure
         if self.status != "ok" or f is None or f.ci_lo is None or f.ci_hi is None:
@@ -98,6 +114,7 @@ class Cell:
             "ci_hi": f.ci_hi if f and self.status == "ok" else None,
             "n": f.n if f else 0,
             "noisy": bool(f.noisy) if f else False,
+            "bound": f.bound.to_json() if f and f.bound else None,
         }
 
 
@@ -185,6 +202,8 @@ class TableResult:
     notes: list[str] = field(default_factory=list)
     # (row key, column key) of seed figures measured in another mode
     marked: set[tuple[str, str]] = field(default_factory=set)
+    # The run's bound model, when it applies to this table's mode: bound columns shown.
+    bound_model: BoundModel | None = None
 
     def published_columns(self) -> list[tuple[str, str]]:
         """(our column key, header) of the seed's columns, in our columns' order."""
@@ -193,38 +212,58 @@ class TableResult:
         keys = [c.key for c in self.spec.columns]
         return [(k, self.published.columns[k]) for k in keys if k in self.published.columns]
 
-    def layout(self) -> list[tuple[bool, str]]:
-        """(is the seed's, column key) left to right: the seed's right after the ours they mirror.
+    def bound_columns(self) -> list[str]:
+        """Our column keys that get a bound column (the model applies at their cell)."""
+        model = self.bound_model
+        if model is None:
+            return []
+        keys = []
+        for column in self.spec.columns:
+            cells = [self.cells[(row.key, column.key)] for row in self.spec.rows]
+            if any(model.applies(self.mode, c.coord.size, c.coord.align) for c in cells):
+                keys.append(column.key)
+        return keys
 
-        Our columns the seed has no counterpart for (hotpath's own) follow.
-        """
+    def layout(self) -> list[tuple[str, str]]:
+        """(kind, column key) left to right: ours, the seed's right after the ours they
+        mirror, our columns the seed has no counterpart for (hotpath's own), then the
+        bounds beside ours."""
         seed = self.published_columns()
         mirrored = {k for k, _ in seed}
         ours = [c.key for c in self.spec.columns]
         first = [k for k in ours if k in mirrored] if seed else ours
         rest = [k for k in ours if k not in first]
         return [
-            *((False, k) for k in first),
-            *((True, k) for k, _ in seed),
-            *((False, k) for k in rest),
+            *((OURS, k) for k in first),
+            *((SEED, k) for k, _ in seed),
+            *((OURS, k) for k in rest),
+            *((BOUND, k) for k in self.bound_columns()),
         ]
 
     def header(self, unit_word: str) -> list[str]:
-        labels = {c.key: c.label for c in self.spec.columns}
+        columns = {c.key: c for c in self.spec.columns}
         seed = dict(self.published_columns())
-        return [
-            self.spec.row_header,
-            *(seed[k] if is_seed else f"{labels[k]} {unit_word}".strip()
-              for is_seed, k in self.layout()),
-        ]  # fmt: skip
+        label = self.bound_model.label if self.bound_model else BOUND
+        out = [self.spec.row_header]
+        for kind, key in self.layout():
+            if kind == SEED:
+                out.append(seed[key])
+            elif kind == BOUND:
+                out.append(f"{label} {columns[key].name}")
+            else:
+                out.append(f"{columns[key].label} {unit_word}".strip())
+        return out
 
     def body(self) -> list[list[str]]:
         rows = []
         for row in self.spec.rows:
             cells = [row.label]
-            for is_seed, key in self.layout():
-                if not is_seed:
+            for kind, key in self.layout():
+                if kind == OURS:
                     cells.append(self.cells[(row.key, key)].text(self.spec.decimals))
+                    continue
+                if kind == BOUND:
+                    cells.append(self.cells[(row.key, key)].bound_text())
                     continue
                 assert self.published is not None
                 text = _fmt(self.published.value(row.key, key), self.published.decimals)
@@ -266,6 +305,11 @@ class TableResult:
             ],
             "notes": self.notes,
             "verdicts": [v.to_json() for v in self.verdicts],
+            "bound_columns": self.bound_columns(),
+            "published_bounds": [
+                {"row": b.row, "cycles": b.cycles, "source": b.source}
+                for b in self.spec.published_bounds
+            ],
         }
 
 
@@ -312,8 +356,10 @@ def evaluate(seed: SeedTable, run: RunResult, modes: tuple[str, ...]) -> SeedTab
     variants = {(v.primitive, v.info.name): v for v in run.variants}
     tables = []
     for spec in seed.tables:
+        model = run.bound_models.get(spec.primitive)
         for mode in modes:
-            tables.append(_evaluate_table(spec, mode, figures, variants))
+            shown = model if model is not None and model.mode == mode else None
+            tables.append(_evaluate_table(spec, mode, figures, variants, shown))
     return SeedTableResult(seed, tables)
 
 
@@ -322,6 +368,7 @@ def _evaluate_table(
     mode: str,
     figures: Mapping[tuple[str, str, int, int, str], FigureResult],
     variants: Mapping[tuple[str, str], VariantResult],
+    bound_model: BoundModel | None = None,
 ) -> TableResult:
     cells = {
         (row.key, column.key): _cell(spec.coord(row, column), figures, variants, mode)
@@ -337,8 +384,10 @@ def _evaluate_table(
         samples=max((f.n for f in timed), default=0),
         cells=cells,
         published=spec.published_for(mode),
+        bound_model=bound_model,
     )
     result.notes.extend(_row_notes(spec, cells))
+    result.notes.extend(_bound_notes(result))
     result.notes.extend(_other_mode_notes(spec, result, figures, variants))
     result.notes.extend(spec.notes)
     result.verdicts.extend(_verdict(spec, claim, result) for claim in spec.claims)
@@ -356,6 +405,41 @@ def _row_notes(spec: TableSpec, cells: Mapping[tuple[str, str], Cell]) -> list[s
             text = f"{cell.coord.variant}: {cell.text(spec.decimals)}: {cell.reason}"
             if text not in notes:
                 notes.append(text)
+    return notes
+
+
+def _bound_notes(result: TableResult) -> list[str]:
+    """What the bound columns are, why a bound is n/a, the seed's own chains beside ours."""
+    model, spec = result.bound_model, result.spec
+    keys = result.bound_columns()
+    if model is None or not keys:
+        return []
+    notes = [model.legend]
+    columns = [c for c in spec.columns if c.key in keys]
+    for row in spec.rows:
+        for column in columns:
+            cell = result.cells[(row.key, column.key)]
+            bound = cell.bound
+            if bound is None or bound.status == "ok" or cell.status not in ("ok", "n/a"):
+                continue
+            text = f"{cell.coord.variant}: {model.label} n/a: {bound.reason or 'no reason given'}"
+            if text not in notes:
+                notes.append(text)
+    rows = {r.key: r for r in spec.rows}
+    for published in spec.published_bounds:
+        row = rows[published.row]
+        ours = []
+        for column in columns:
+            bound = result.cells[(row.key, column.key)].bound
+            if bound is not None and bound.status == "ok":
+                chain = bound.chain_cycles
+                ours.append(f"{column.name} {model.label} {bound.cycles}, chain {chain}")
+            else:
+                ours.append(f"{column.name} {model.label} n/a")
+        notes.append(
+            f"{row.label}: {published.source}: {published.cycles:g} cycles; here: "
+            f"{'; '.join(ours)} (chain: the longest path anywhere in the call, as the seed drew it)"
+        )
     return notes
 
 

@@ -2,7 +2,8 @@
 """Shared fixtures: the CLI in-process, a scripted runner, a fake machine root.
 
 Every test gets its own HOME and XDG_STATE_HOME so that no test can touch
-the user's real history database.
+the user's real history database; XDG_CACHE_HOME (the chain-bound cache) is
+one folder for the session, never the user's.
 """
 
 import json
@@ -31,13 +32,23 @@ class CliResult:
         return json.loads(self.out)
 
 
+@pytest.fixture(scope="session")
+def chain_cache(tmp_path_factory):
+    """One cache of chain-bound results for the whole session: each lab run
+    in a test sets the bound beside its figures, computed once here."""
+    return tmp_path_factory.mktemp("xdg-cache")
+
+
 @pytest.fixture(autouse=True)
-def private_home(tmp_path, monkeypatch):
+def private_home(tmp_path, monkeypatch, chain_cache):
     home = tmp_path / "home"
     home.mkdir()
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
+    monkeypatch.setenv("XDG_CACHE_HOME", str(chain_cache))
     monkeypatch.delenv("FAKE_RUNNER_SCALE", raising=False)
+    for tool in ("HOTPATH_LLVM_MCA", "HOTPATH_DOT"):
+        monkeypatch.delenv(tool, raising=False)
     return home
 
 

@@ -75,6 +75,7 @@ PRIMITIVES = {
             variant("seed-two-streams-published", status="wrong", failure=WRONG_CASE),
             variant("seed-32bit"),
             variant("seed-zero-sum", flags=["no_latency"]),
+            variant("hp-csum"),
         ],
     },
     "crc32c": {
@@ -123,6 +124,7 @@ FACTORS = {
     "seed-two-streams": 0.4,
     "seed-32bit": 0.35,
     "seed-zero-sum": 0.3,
+    "hp-csum": 0.45,
     "generic-matrix": 20.0,
     "generic-gf2mul": 5.0,
     "chained": 1.0,

@@ -2,6 +2,7 @@
 """The whole CLI against the scripted runner: output shapes, store, exit status."""
 
 import json
+import shutil
 from pathlib import Path
 
 import jsonschema
@@ -86,6 +87,10 @@ def test_run_writes_report(cli, tmp_path: Path):
     html = (out / "report.html").read_text()
     assert "<svg" in html and "<?xml" not in html and "<img" not in html
     assert list((out / "plots").glob("*.png")) and list((out / "plots").glob("*.svg"))
+    if shutil.which("llvm-mca") and shutil.which("dot"):  # the 40-byte paths' chains
+        assert "<details><summary>seed-dead-code, 40 B even: bound 9 cycles" in html
+        assert (out / "chains" / "seed-dead-code-40-even.dot").is_file()
+        assert "chains/seed-dead-code-40-even.dot" in (out / "report.md").read_text()
     assert "progress" not in res.err and "csum_partial (2/6): 100%" in res.err
     assert "skb_crc32c_nonlinear (6/6): 100%" in res.err
 

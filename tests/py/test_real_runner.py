@@ -38,6 +38,13 @@ def test_csum_json(cli):
                                                                   (64, 1)}  # fmt: skip
     ref = [f for f in doc["figures"] if f["variant"] == "rfc1071-ref" and f["status"] == "ok"]
     assert ref and all(f["n"] == 8 and f["median"] is not None for f in ref)
+    # the chain bound beside the 40-byte latency figures, n/a everywhere else
+    bounds = {(f["variant"], f["size"], f["align"], f["mode"]): f["bound"] for f in doc["figures"]}
+    assert bounds[("seed-dead-code", 64, 0, "latency")]["status"] == "n/a"
+    assert bounds[("seed-dead-code", 40, 0, "throughput")]["status"] == "n/a"
+    if shutil.which("llvm-mca") and shutil.which("gcc"):
+        assert bounds[("seed-dead-code", 40, 0, "latency")]["cycles"] == 9
+        assert bounds[("rfc1071-ref", 40, 0, "latency")]["status"] == "n/a"
 
 
 def test_csum_table_stored(cli, tmp_path: Path):

@@ -117,6 +117,10 @@ def test_skb_table_modes_json_markdown_store(cli, tmp_path: Path):
     assert "=====" in md and "clock (" not in md and "stored as" not in md
 
 
+def flat_latency_of(block: str) -> str:
+    return " ".join(block.split())
+
+
 @pytest.mark.usefixtures("fake_runner")
 def test_csum_seed_table(cli):
     res = cli("csum", "--seed-table", "--rounds", "20", "--no-store")
@@ -140,10 +144,18 @@ def test_csum_seed_table(cli):
     rows = {
         label: line.split(")")[-1].split() for label, line in zip(labels, table[2:], strict=True)
     }
-    assert rows["Baseline (kernel-5.17-rc)"] == ["WRONG", "WRONG", "11.1", "19.2"]
+    # ours even, odd; the seed's even, odd; the chain bound even, odd (latency mode only)
+    assert table[0].split()[-4:] == ["bound", "even", "bound", "odd"]
+    assert rows["Baseline (kernel-5.17-rc)"] == ["WRONG", "WRONG", "11.1", "19.2", "-", "-"]
     assert rows["Two Streams as printed (seed-two-streams-published)"][:2] == ["WRONG", "WRONG"]
-    assert rows["Assume Zero Input (seed-zero-sum)"] == ["n/a", "n/a", "4.0*", "4.0*"]
-    assert rows["32 bit only (seed-32bit)"][2:] == ["5.7", "5.8"]
+    assert rows["Assume Zero Input (seed-zero-sum)"] == ["n/a", "n/a", "4.0*", "4.0*", "n/a", "n/a"]
+    assert rows["32 bit only (seed-32bit)"][2:4] == ["5.7", "5.8"]
+    assert rows["Dead Code Removed (seed-dead-code)"][4:] == ["9", "9"]  # seed 000's chain: 9
+    assert "-mcpu=znver2" in flat_latency_of(latency)
+    assert "seed 000 drew its critical chain by hand" in flat_latency_of(latency)
+    assert "seed-zero-sum: bound n/a: the result does not depend on the input sum" in (
+        flat_latency_of(latency)
+    )
     flat_latency = " ".join(latency.split())
     assert "seed-two-streams-published: WRONG: mismatch at len 3" in flat_latency
     assert "seed-zero-sum: n/a: ignores its input sum" in flat_latency
@@ -151,6 +163,7 @@ def test_csum_seed_table(cli):
     assert "Dead Code Removed cheaper than Baseline: holds here" in flat_latency
     assert "the seed printed no figures for throughput mode" in throughput
     assert "seed even" not in throughput
+    assert "bound even" not in throughput and "bound even" not in fenced
     fenced_table = table_at("    csum_partial, 40 bytes\n" + fenced, "csum_partial, 40 bytes")
     fenced_rows = {
         line.split("(")[0].strip(): line.split(")")[-1].split() for line in fenced_table[2:]

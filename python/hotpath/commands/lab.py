@@ -27,12 +27,18 @@ from hotpath.plots import plot_run
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", lab: Lab) -> None:
+    bounds = (
+        " Beside the figures a model covers, a 'bound' column: the floor the model puts on "
+        "them (the table's legend says which model and where it applies; n/a elsewhere)."
+        if lab.attach_bounds is not None
+        else ""
+    )
     parser = subparsers.add_parser(
         lab.name,
         help=f"measure the {lab.name} lab: {lab.title}",
-        description=f"{lab.title}: check every variant against the reference, then time it. "
-        "Exit status 1 when a variant given with --with or named in --variants is WRONG "
-        "(the lab's own known-wrong variants are shown, not counted), 2 on bad input.",
+        description=f"{lab.title}: check every variant against the reference, then time it."
+        f"{bounds} Exit status 1 when a variant given with --with or named in --variants is "
+        "WRONG (the lab's own known-wrong variants are shown, not counted), 2 on bad input.",
     )
     sizes = ",".join(map(str, lab.default_sizes))
     aligns = ",".join(map(str, lab.default_aligns))

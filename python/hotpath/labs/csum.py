@@ -3,8 +3,11 @@
 
 Alignment 0 and 1 are the seed's "even" and "odd" buffer columns: the
 kernel's odd-address path was both slow and (for non-zero seeds) wrong.
+Beside the 40-byte latency figures: each variant's dependency-chain bound
+(hotpath.labs.csum_bound, computed by hotpath.chainbound).
 """
 
+from hotpath.labs.csum_bound import attach_bounds
 from hotpath.labs.csum_seed_table import SEED_TABLE
 from hotpath.labs.lab import Lab, Suite
 
@@ -22,4 +25,5 @@ LAB = Lab(
         quick_rounds=40,
     ),
     seed_tables=(SEED_TABLE,),
+    attach_bounds=attach_bounds,
 )

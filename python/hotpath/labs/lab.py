@@ -4,9 +4,13 @@
 import argparse
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 from hotpath.inputs import MODES
 from hotpath.seedtable_spec import SeedTable
+
+if TYPE_CHECKING:
+    from hotpath.results import RunResult
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
@@ -84,6 +88,10 @@ class Lab:
     # (`hotpath crc32c --skb-table`); see hotpath.seedtable_spec.
     seed_tables: tuple[SeedTable, ...] = ()
     runner_args: Callable[[argparse.Namespace], list[str]] = _no_runner_args
+    # Sets a model's bound beside the lab's figures once a run is made
+    # (FigureResult.bound, RunResult.bound_models; csum: the dependency-chain
+    # bound of hotpath.chainbound). None: the lab has no such model.
+    attach_bounds: "Callable[[RunResult], None] | None" = None
 
     def align_label(self, align: int) -> str:
         return self.align_names.get(align, f"+{align}")

@@ -7,16 +7,24 @@ block's unit. Variants that were not timed get a row with the reason
 (WRONG with its first failing case, skipped, unavailable). Below each block
 an order line per column ranks the variants, fastest first, claiming "<"
 only between neighbours whose confidence intervals do not overlap.
+
+Where the run has a bound model for the primitive (csum_partial's
+dependency-chain bound, RunResult.bound_models), each column it applies to
+is followed by a bound column ("bound": the figure's Bound, or "n/a" with
+its reason as a numbered note), and the block's legend says what the bound
+is, from which tools and model, and where it does not apply.
 """
 
 import itertools
 from dataclasses import dataclass, field
 
 from hotpath.labs import lab_for
-from hotpath.results import FigureResult, RunResult, VariantResult, unit_name
+from hotpath.results import Bound, BoundModel, FigureResult, RunResult, VariantResult, unit_name
 from hotpath.stats import intervals_overlap
 
 NOISY_MARK = "~"
+FIGURE = "figure"
+BOUND = "bound"
 SHORT_REASON = 12  # longer n/a reasons become numbered notes under the block
 MODE_WORDS = {
     "latency": "latency mode (each call's result feeds the next call)",
@@ -30,6 +38,7 @@ class Cell:
     text: str
     figure: FigureResult | None = None
     reason: str | None = None  # set for an untimed figure: "n/a: why"
+    bound: Bound | None = None  # set in a bound column
 
 
 @dataclass
@@ -55,6 +64,10 @@ class Block:
     # Reasons too long for a cell, numbered: cells say "n/a [1]".
     notes: list[str] = field(default_factory=list)
     noisy: bool = False
+    # One per label: FIGURE (a measured column) or BOUND (the bound beside it).
+    column_kinds: list[str] = field(default_factory=list)
+    # Lines under the table saying what the bound columns are (or why there are none).
+    legend: list[str] = field(default_factory=list)
 
     def note_cell(self, status: str, reason: str) -> str:
         """A cell for an untimed figure: "n/a: why" if short, else "n/a [k]"."""
@@ -115,6 +128,36 @@ def _order_line(label: str, rows: list[Row], column: int) -> str | None:
     return f"{label}: {text}"
 
 
+def _bound_cell(block: Block, figure: FigureResult | None) -> Cell:
+    bound = figure.bound if figure is not None else None
+    if bound is None:
+        return Cell("-")
+    if bound.status == "ok" and bound.cycles is not None:
+        return Cell(str(bound.cycles), bound=bound)
+    reason = bound.reason or "no reason given"
+    return Cell(block.note_cell("n/a", reason), reason=f"n/a: {reason}", bound=bound)
+
+
+def _legend(model: BoundModel, block: Block, with_bound: list[bool]) -> list[str]:
+    """What the bound columns are; where there are none, why."""
+    if not any(with_bound):
+        return [f"{model.label}: none in this table: {model.scope}"]
+    lines = [model.legend]
+    missing: list[str] = []
+    for (size, align), bound in zip(block.columns, with_bound, strict=True):
+        if bound:
+            continue
+        lab = lab_for(block.lab)
+        whole = all(not b for (s, _), b in zip(block.columns, with_bound, strict=True) if s == size)
+        label = f"{size} {lab.size_unit if lab else 'B'}" if whole else None
+        label = label or (lab.column_label(size, align) if lab else f"{size} +{align}")
+        if label not in missing:
+            missing.append(label)
+    if missing:
+        lines.append(f"{model.label}: none beside {', '.join(missing)}: {model.scope}")
+    return lines
+
+
 def build_blocks(run: RunResult) -> list[Block]:
     blocks = []
     for primitive in run.primitives():
@@ -127,10 +170,19 @@ def build_blocks(run: RunResult) -> list[Block]:
         columns = list(dict.fromkeys((f.size, f.align) for f in figures))
         columns.sort()
         modes = list(dict.fromkeys(f.mode for f in figures))
+        model = run.bound_models.get(primitive)
         for mode in modes or ["latency"]:
             by_key = {(f.variant, f.size, f.align): f for f in figures if f.mode == mode}
             unit = next((f.unit for f in by_key.values()), "cycles")
-            labels = [lab.column_label(s, a) if lab else f"{s} +{a}" for s, a in columns]
+            with_bound = [model is not None and model.applies(mode, s, a) for s, a in columns]
+            labels: list[str] = []
+            kinds: list[str] = []
+            for (size, align), bound in zip(columns, with_bound, strict=True):
+                labels.append(lab.column_label(size, align) if lab else f"{size} +{align}")
+                kinds.append(FIGURE)
+                if bound and model is not None:
+                    labels.append(model.label)
+                    kinds.append(BOUND)
             block = Block(
                 lab=lab_name,
                 primitive=primitive,
@@ -139,7 +191,10 @@ def build_blocks(run: RunResult) -> list[Block]:
                 samples=max((f.n for f in by_key.values()), default=0),
                 columns=columns,
                 column_labels=labels,
+                column_kinds=kinds,
             )
+            if model is not None:
+                block.legend.extend(_legend(model, block, with_bound))
             for variant in variants:
                 note = _variant_note(variant)
                 name = variant.info.name
@@ -165,7 +220,12 @@ def build_blocks(run: RunResult) -> list[Block]:
                     if cell.reason is not None:
                         status, _, why = cell.reason.partition(": ")
                         cell.text = block.note_cell(status, why)
-                block.rows.append(Row(name, cells))
+                row_cells = []
+                for (size, align), cell, bound in zip(columns, cells, with_bound, strict=True):
+                    row_cells.append(cell)
+                    if bound:
+                        row_cells.append(_bound_cell(block, by_key.get((name, size, align))))
+                block.rows.append(Row(name, row_cells))
             for index, label in enumerate(labels):
                 line = _order_line(label, block.rows, index)
                 if line:

@@ -33,6 +33,7 @@ def render_block(block: Block, machine: str) -> list[str]:
     lines.append(INDENT + GAP.join(h.rjust(widths[i]) for i, h in enumerate(header)))
     lines.append(INDENT + GAP.join("=" * w for w in widths))
     lines.extend(INDENT + GAP.join(c.rjust(widths[i]) for i, c in enumerate(r)) for r in body)
+    notes.extend(block.legend)
     notes.extend(f"[{i}] {note}" for i, note in enumerate(block.notes, 1))
     if notes:
         lines.append("")

@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Terminal tables in the shape of seed 000: one block per mode.
 
-Rows are variants, columns (size, alignment), cells "11.1 ±0.1". A variant
-that was not timed gets one line saying why, in place of its cells.
+Rows are variants, columns (size, alignment), cells "11.1 ±0.1", each
+followed by a "bound" column where the lab has a bound model for it. A
+variant that was not timed gets one line saying why, in place of its cells.
 """
 
 from hotpath.render.blocks import FOOTNOTE_NOISY, FOOTNOTE_ORDER, Block, build_blocks
@@ -31,6 +32,7 @@ def render_block(block: Block) -> list[str]:
                 row.variant.ljust(name_width)
                 + "".join(GAP + cell.text.rjust(widths[i]) for i, cell in enumerate(row.cells))
             )
+    lines.extend(f"  {line}" for line in block.legend)
     lines.extend(f"  [{i}] {note}" for i, note in enumerate(block.notes, 1))
     lines.extend(f"  order {line}" for line in block.orders)
     return lines

@@ -1,0 +1,713 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Dependency-chain bound of csum_partial variants on their 40-byte path.
+
+For each variant and offset (0: a 64-byte aligned buffer, 1: odd) this
+  1. writes a probe that calls the variant with len = 40 on the buffer,
+     flattened so that the constant length folds the other paths away, and
+     compiles it with gcc -S and the library's flags;
+  2. keeps the probe's fall-through path (conditional branches not taken,
+     local jumps followed) up to its first ret; a loop, a call or a tail
+     call on it is refused: the probe is then no straight-line chain;
+  3. runs llvm-mca (-mcpu=znver2 by default: LLVM 14 has no Zen 4 model;
+     znver2 is the nearest it has, and its integer latencies are the ones
+     these chains use) with -iterations=100 -timeline, with
+     "mov %eax,%esi" appended so that each iteration's result is the next
+     one's seed: latency mode, as hotpath-bench times it;
+  4. builds the register and flag dependency graph of one call (CF and OF
+     apart, so adcx/adox chains stay independent), with each instruction's
+     latency from the same model (for a load-op instruction, the latency of
+     its register form: the load does not wait for the chain);
+  5. reports, per call:
+       bound_cycles    longest path from the seed (%esi) to the result
+                       (%eax): no latency-mode call can take less; 0 when
+                       the result does not depend on the seed;
+       chain_cycles    longest path in the whole graph (loads ready at the
+                       start, register moves free): the figure seed 000
+                       drew by hand (9 for its "dead code removed" step);
+       mca_cycles      llvm-mca's steady state per iteration in latency
+                       mode (chain and throughput together), loads taken
+                       as already done (register forms);
+     and the graph in Graphviz form, the longest seed -> result path in red.
+
+It needs gcc, llvm-mca and the C sources of a checkout (c/csum); nothing
+is timed. Results are cached under $XDG_CACHE_HOME/hotpath/chain-bound
+(default ~/.cache), one file per variant and offset, keyed by a hash of
+this module, c/csum/*, c/include/hotpath/*, the flags, the model and the
+versions of gcc and llvm-mca: a change to any of them recomputes.
+
+The csum lab (hotpath.labs.csum) sets the bound beside each measured
+40-byte latency figure; scripts/csum_chain_bound.py is this module's main().
+Usage: python -m hotpath.chainbound [--variants a,b] [--odd] [--dot-dir DIR]
+       [--mcpu znver2] [--cc gcc] [--no-cache]
+Output (stdout): JSON {variant: {"bound_cycles", "chain_cycles",
+       "mca_cycles", "model", "method", "instructions", "dot"}}
+Exit status 2 with one line on stderr for a bad argument, 1 when the
+analysis cannot run (a tool missing) or fails.
+"""
+
+import argparse
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import tempfile
+from collections.abc import Iterable, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import asdict, dataclass
+from pathlib import Path
+from typing import Any
+
+ROOT = Path(__file__).resolve().parents[2]
+SIZE = 40
+ALIGNS = (0, 1)  # the seed's even (64-byte aligned) and odd buffers
+ALIGN_WORDS = {0: "even", 1: "odd"}
+DEFAULT_MODEL = "znver2"
+MODEL_NOTE = "LLVM 14 has no Zen 4 model; znver2 is the nearest it has"
+CACHE_FORMAT = 1
+MCA_ENV = "HOTPATH_LLVM_MCA"  # an llvm-mca to use instead of the one on PATH
+DOT_ENV = "HOTPATH_DOT"  # a Graphviz dot to use instead of the one on PATH
+TOOL_TIMEOUT_S = 60
+
+METHOD = (
+    "gcc -S of a flattened len=40 probe (64-byte aligned buffer, +1 for odd), its "
+    "fall-through path; longest register/flag path seed->result with llvm-mca latencies "
+    "(register forms, loads off the chain, register moves free); mca_cycles: llvm-mca "
+    "-iterations=100 -timeline on the register forms with the result fed back as the seed"
+)
+
+
+def cflags(root: Path = ROOT) -> list[str]:
+    return [
+        "-std=gnu11", "-O2", "-fPIC", "-fno-strict-aliasing", "-fno-plt",
+        "-fno-semantic-interposition",  # lets the probe inline the variant
+        "-madx",  # and inline target("adx") variants (gcc never emits adcx itself)
+        "-I" + str(root / "c/include"), "-I" + str(root / "c/csum"),
+    ]  # fmt: skip
+
+
+@dataclass(frozen=True)
+class Probe:
+    """Where a variant lives: its source files under c/csum and its function."""
+
+    sources: tuple[str, ...]
+    function: str
+
+
+VARIANTS: dict[str, Probe] = {
+    "kernel-5.17": Probe(("csum_kernel_5_17.c",), "hp_csum_kernel_5_17"),
+    "kernel-5.17-rc": Probe(("csum_kernel_5_17.c",), "hp_csum_kernel_5_17_rc"),
+    "seed-specialised": Probe(
+        ("csum_seed_ladder.c", "csum_kernel_5_17.c"), "hp_csum_seed_specialised"
+    ),
+    "seed-no-odd": Probe(("csum_seed_ladder.c",), "hp_csum_seed_no_odd"),
+    "seed-dead-code": Probe(("csum_seed_ladder.c",), "hp_csum_seed_dead_code"),
+    "seed-adx": Probe(("csum_seed_ladder.c",), "hp_csum_seed_adx"),
+    "seed-two-streams": Probe(("csum_seed_ladder.c",), "hp_csum_seed_two_streams"),
+    "seed-32bit": Probe(("csum_seed_ladder.c",), "hp_csum_seed_32bit"),
+    "seed-zero-sum": Probe(("csum_seed_ladder.c",), "hp_csum_seed_zero_sum"),
+    "kernel-2023": Probe(("csum_kernel_2023.c",), "hp_csum_kernel_2023"),
+    "kernel-2024": Probe(("csum_kernel_2024.c",), "hp_csum_kernel_2024"),
+    "hp-csum": Probe(("csum_hp.c",), "hp_csum"),
+    "hp-csum-scalar": Probe(("csum_hp.c",), "hp_csum_scalar"),
+}
+
+
+class AnalysisError(Exception):
+    """The analysis of one variant failed; the message says why."""
+
+
+@dataclass(frozen=True)
+class ChainBound:
+    variant: str
+    align: int
+    bound_cycles: int
+    chain_cycles: int
+    mca_cycles: float
+    model: str
+    instructions: int
+    dot: str  # Graphviz source of the graph
+
+    def to_json(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @classmethod
+    def from_json(cls, data: dict[str, Any]) -> "ChainBound":
+        return cls(
+            variant=str(data["variant"]),
+            align=int(data["align"]),
+            bound_cycles=int(data["bound_cycles"]),
+            chain_cycles=int(data["chain_cycles"]),
+            mca_cycles=float(data["mca_cycles"]),
+            model=str(data["model"]),
+            instructions=int(data["instructions"]),
+            dot=str(data["dot"]),
+        )
+
+
+@dataclass(frozen=True)
+class Tools:
+    cc: str
+    cc_version: str
+    mca: str
+    mca_version: str
+
+    def describe(self, model: str) -> str:
+        return f"gcc {self.cc_version}, llvm-mca {self.mca_version} -mcpu={model}"
+
+
+# --- tools and cache --------------------------------------------------------
+
+
+def _version(command: list[str], pattern: str) -> str | None:
+    try:
+        out = subprocess.run(
+            command, capture_output=True, text=True, check=False, timeout=TOOL_TIMEOUT_S
+        )
+    except (OSError, subprocess.SubprocessError):
+        return None
+    match = re.search(pattern, out.stdout + out.stderr)
+    return match.group(1) if match else None
+
+
+def _which(env: str, names: Sequence[str], what: str, package: str) -> str:
+    """The tool's path; AnalysisError with the reason when there is none."""
+    explicit = os.environ.get(env)
+    if explicit:
+        found = shutil.which(explicit)
+        if found is None:
+            raise AnalysisError(f"{what} not found: {env}={explicit}")
+        return found
+    for name in names:
+        found = shutil.which(name)
+        if found is not None:
+            return found
+    raise AnalysisError(f"{what} not found on PATH (Debian: apt-get install {package})")
+
+
+def find_tools(cc: str = "gcc") -> Tools:
+    """gcc and llvm-mca with their versions, or AnalysisError saying which is missing."""
+    if not (ROOT / "c" / "csum").is_dir():
+        raise AnalysisError(f"no C sources at {ROOT / 'c' / 'csum'} (needs a checkout)")
+    cc_path = shutil.which(cc)
+    if cc_path is None:
+        raise AnalysisError(f"{cc} not found on PATH (Debian: apt-get install build-essential)")
+    mca = _which(MCA_ENV, ("llvm-mca", "llvm-mca-14"), "llvm-mca", "llvm")
+    cc_version = _version([cc_path, "-dumpfullversion"], r"^(\S+)")
+    mca_version = _version([mca, "--version"], r"LLVM version (\S+)")
+    if cc_version is None:
+        raise AnalysisError(f"{cc_path} -dumpfullversion failed")
+    if mca_version is None:
+        raise AnalysisError(f"{mca} --version did not say its LLVM version")
+    return Tools(cc_path, cc_version, mca, mca_version)
+
+
+def find_dot() -> str:
+    """Graphviz dot's path, or AnalysisError with the reason."""
+    return _which(DOT_ENV, ("dot",), "Graphviz dot", "graphviz")
+
+
+def cache_dir() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    return Path(base) / "hotpath" / "chain-bound"
+
+
+def cache_key(tools: Tools, model: str) -> str:
+    """Hash of everything a result depends on: sources, flags, model, tools, this module."""
+    digest = hashlib.sha256()
+    parts = [f"format {CACHE_FORMAT}", tools.cc_version, tools.mca_version, model, *cflags()]
+    for part in parts:
+        digest.update(part.encode() + b"\0")
+    digest.update(Path(__file__).read_bytes())
+    files = sorted((ROOT / "c" / "csum").iterdir()) + sorted(
+        (ROOT / "c" / "include" / "hotpath").glob("*.h")
+    )
+    for path in files:
+        if path.is_file():
+            digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:24]
+
+
+def _cache_read(path: Path) -> ChainBound | None:
+    try:
+        return ChainBound.from_json(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError, KeyError, TypeError):
+        return None  # absent or damaged: recompute
+
+
+def _cache_write(path: Path, result: ChainBound) -> None:
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        with tempfile.NamedTemporaryFile(
+            "w", dir=path.parent, prefix=".tmp-", delete=False, encoding="utf-8"
+        ) as tmp:
+            json.dump(result.to_json(), tmp)
+        Path(tmp.name).replace(path)
+    except OSError:
+        pass  # a read-only cache only costs the next run the recomputation
+
+
+# --- the analysis -----------------------------------------------------------
+
+REGS64 = {
+    "rax": ["eax", "ax", "al", "ah"], "rbx": ["ebx", "bx", "bl", "bh"],
+    "rcx": ["ecx", "cx", "cl", "ch"], "rdx": ["edx", "dx", "dl", "dh"],
+    "rsi": ["esi", "si", "sil"], "rdi": ["edi", "di", "dil"],
+    "rbp": ["ebp", "bp", "bpl"], "rsp": ["esp", "sp", "spl"],
+    **{f"r{i}": [f"r{i}d", f"r{i}w", f"r{i}b"] for i in range(8, 16)},
+}  # fmt: skip
+CANON = {alias: full for full, aliases in REGS64.items() for alias in aliases}
+CANON.update({r: r for r in REGS64})
+
+MOVE = re.compile(r"mov[lq]\s+%\w+,\s*%\w+$")
+ALL_FLAGS = frozenset({"CF", "OF", "SZ"})
+NONE: frozenset[str] = frozenset()
+CF = frozenset({"CF"})
+# mnemonic stem -> (flags read, flags written, destination also read: True,
+# False, or None for no destination written at all)
+SEMANTICS: dict[str, tuple[frozenset[str], frozenset[str], bool | None]] = {
+    "mov": (NONE, NONE, False), "movzb": (NONE, NONE, False),
+    "movzw": (NONE, NONE, False), "movsl": (NONE, NONE, False),
+    "lea": (NONE, NONE, False), "add": (NONE, ALL_FLAGS, True),
+    "sub": (NONE, ALL_FLAGS, True), "adc": (CF, ALL_FLAGS, True),
+    "sbb": (CF, ALL_FLAGS, True), "adcx": (CF, CF, True),
+    "adox": (frozenset({"OF"}), frozenset({"OF"}), True), "xor": (NONE, ALL_FLAGS, True),
+    "and": (NONE, ALL_FLAGS, True), "or": (NONE, ALL_FLAGS, True),
+    "shr": (NONE, ALL_FLAGS, True), "shl": (NONE, ALL_FLAGS, True),
+    "sal": (NONE, ALL_FLAGS, True), "sar": (NONE, ALL_FLAGS, True),
+    "rol": (NONE, frozenset({"CF", "OF"}), True), "ror": (NONE, frozenset({"CF", "OF"}), True),
+    "not": (NONE, NONE, True), "neg": (NONE, ALL_FLAGS, True),
+    "cmp": (NONE, ALL_FLAGS, None), "test": (NONE, ALL_FLAGS, None),
+    "bswap": (NONE, NONE, True), "rorx": (NONE, NONE, False),
+    "shrx": (NONE, NONE, False), "xchg": (NONE, NONE, True),
+    "jcc": (ALL_FLAGS, NONE, None),  # a conditional branch (not taken here)
+}  # fmt: skip
+
+Edge = tuple[int, int, str]  # (source node, or -1 for the arguments; node; register)
+
+
+def stem(mnemonic: str) -> str:
+    if mnemonic in SEMANTICS:
+        return mnemonic
+    if mnemonic.startswith("j") and mnemonic != "jmp":
+        return "jcc"
+    for cut in (1, 2):
+        if mnemonic[:-cut] in SEMANTICS:
+            return mnemonic[:-cut]
+    if mnemonic.startswith(("movz", "movs")):
+        return "movzb"
+    return mnemonic
+
+
+def split_operands(ops: str) -> list[str]:
+    out, depth, cur = [], 0, ""
+    for ch in ops:
+        if ch == "(":
+            depth += 1
+        elif ch == ")":
+            depth -= 1
+        if ch == "," and depth == 0:
+            out.append(cur.strip())
+            cur = ""
+        else:
+            cur += ch
+    if cur.strip():
+        out.append(cur.strip())
+    return out
+
+
+def _split(line: str) -> tuple[str, str]:
+    parts = re.split(r"\s+", line, maxsplit=1)
+    return parts[0], parts[1] if len(parts) > 1 else ""
+
+
+def regs_in(op: str) -> set[str]:
+    return {CANON[r] for r in re.findall(r"%(\w+)", op) if r in CANON}
+
+
+def probe_source(probe: Probe, align: int, root: Path = ROOT) -> str:
+    includes = "".join(f'#include "{root / "c/csum" / f}"\n' for f in probe.sources)
+    return (
+        includes + "__attribute__((flatten)) uint32_t hp_probe40(const void *b, uint32_t s)\n"
+        "{\n\tconst unsigned char *p = __builtin_assume_aligned(b, 64);\n"
+        f"\treturn {probe.function}(p + {align}, {SIZE}, s);\n}}\n"
+    )
+
+
+def fall_through(asm: str, function: str = "hp_probe40") -> list[str]:
+    """The function's instructions on its fall-through path, up to its first ret.
+
+    Conditional branches count as not taken; an unconditional jump to a
+    local label is followed. A jump back to where the path has been (a
+    loop), a call, or a jump out of the function raises AnalysisError.
+    """
+    body: list[str] = []
+    labels: dict[str, int] = {}
+    inside = False
+    for raw in asm.splitlines():
+        line = raw.split("#")[0].strip()
+        if line == f"{function}:":
+            inside = True
+            continue
+        if not inside or not line:
+            continue
+        if line.startswith(".size") or line == ".cfi_endproc":
+            break
+        if line.endswith(":"):
+            labels[line[:-1]] = len(body)
+        elif not line.startswith("."):
+            body.append(line)
+    if not inside:
+        raise AnalysisError(f"{function} not found in the compiler's output")
+    path: list[str] = []
+    seen: set[int] = set()
+    at = 0
+    while at < len(body):
+        if at in seen:
+            raise AnalysisError("a loop on the 40-byte path: not a straight-line chain")
+        seen.add(at)
+        line = body[at]
+        mnemonic, ops = _split(line)
+        if mnemonic.startswith("ret") or ops.startswith("ret"):  # ret, rep ret
+            return path
+        if mnemonic.startswith("call"):
+            raise AnalysisError(f"a call on the 40-byte path ({line}): not flattened")
+        if mnemonic == "jmp":
+            if ops not in labels:
+                raise AnalysisError(f"the 40-byte path leaves the probe ({line})")
+            at = labels[ops]
+            continue
+        if mnemonic.startswith("j") and labels.get(ops, len(body)) <= at:
+            raise AnalysisError(f"a loop on the 40-byte path ({line}): not a straight-line chain")
+        path.append(line)
+        at += 1
+    raise AnalysisError("no ret on the 40-byte path")
+
+
+def reg_form(line: str) -> str:
+    """The instruction with memory operands replaced by a spare register."""
+    mnemonic, ops = _split(line)
+    parts = split_operands(ops)
+    if not any("(" in p for p in parts) or mnemonic.startswith("lea"):
+        return line
+    if mnemonic.startswith("mov"):
+        return "nop"  # a plain load is off every register chain
+    spare = {"q": "%r15", "l": "%r15d", "w": "%r15w", "b": "%r15b"}.get(mnemonic[-1], "%r15")
+    return mnemonic + " " + ", ".join(spare if "(" in p else p for p in parts)
+
+
+def mca(lines: list[str], tools: Tools, model: str, iterations: int) -> tuple[float, list[int]]:
+    """llvm-mca's cycles per iteration and each instruction's latency."""
+    try:
+        res = subprocess.run(
+            [tools.mca, f"-mcpu={model}", f"-iterations={iterations}", "-timeline",
+             "-instruction-info"],
+            input="\n".join(lines) + "\n", capture_output=True, text=True, check=False,
+            timeout=TOOL_TIMEOUT_S,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError) as err:
+        raise AnalysisError(f"llvm-mca failed: {err}") from err
+    if res.returncode != 0:
+        first = (res.stderr.strip().splitlines() or ["no message"])[0]
+        raise AnalysisError(f"llvm-mca -mcpu={model} failed: {first}")
+    total = re.search(r"Total Cycles:\s+(\d+)", res.stdout)
+    if total is None:
+        raise AnalysisError("llvm-mca printed no Total Cycles")
+    latencies: list[int] = []
+    info = res.stdout.partition("Instruction Info:")[2]
+    header = info.find("Instructions:")
+    for row in info[header:].splitlines()[1:] if header >= 0 else []:
+        match = re.match(r"\s*(\d+)\s+(\d+)\s+[\d.]+", row)
+        if not match:
+            break
+        latencies.append(int(match.group(2)))
+    return int(total.group(1)) / iterations, latencies
+
+
+def graph(lines: list[str]) -> tuple[list[Edge], dict[str, int]]:
+    """Edges (src, dst, register or flag) and each register's last writer;
+    node -1 stands for the arguments (%rdi, %rsi, %rdx, %rsp at entry)."""
+    last: dict[str, int] = {r: -1 for r in ("rdi", "rsi", "rdx", "rsp")}
+    edges: list[Edge] = []
+    for i, line in enumerate(lines):
+        mnemonic, ops = _split(line)
+        st = stem(mnemonic)
+        flags_read, flags_written, dest_read = SEMANTICS.get(st, (NONE, ALL_FLAGS, True))
+        parts = split_operands(ops)
+        reads: set[str] = set()
+        writes: set[str] = set()
+        for j, op in enumerate(parts):
+            one_operand = len(parts) == 1 and st in ("not", "neg", "bswap")
+            is_dest = (j == len(parts) - 1 and len(parts) > 1) or one_operand
+            if "(" in op:
+                reads |= regs_in(op)  # address registers
+            elif is_dest:
+                if dest_read is not False:
+                    reads |= regs_in(op)
+                if dest_read is not None:
+                    writes |= regs_in(op)
+            else:
+                reads |= regs_in(op)
+        # xor r,r and sub r,r break dependencies
+        if st in ("xor", "sub") and len(parts) == 2 and parts[0] == parts[1]:
+            reads -= regs_in(parts[0])
+        edges.extend((last[r], i, r) for r in sorted(reads | flags_read) if r in last)
+        for r in writes | flags_written:
+            last[r] = i
+    return edges, last
+
+
+def longest(
+    n: int, lat: list[int], edges: list[Edge], from_seed: bool
+) -> tuple[list[float], list[int | None]]:
+    """Longest finish time of each node and its predecessor on that path:
+    from the seed (%esi at entry, time 0) when @from_seed, else from any
+    node (register inputs ready at the start)."""
+    neg = float("-inf")
+    best = [neg if from_seed else float(lat[i]) for i in range(n)]
+    prev: list[int | None] = [None] * n
+    into: dict[int, list[tuple[int, str]]] = {}
+    for src, dst, reg in edges:
+        into.setdefault(dst, []).append((src, reg))
+    for d in range(n):
+        for src, reg in into.get(d, []):
+            if src == -1:
+                if not from_seed or reg != "rsi":
+                    continue
+                base = 0.0
+            else:
+                base = best[src]
+            if base != neg and base + lat[d] > best[d]:
+                best[d] = base + lat[d]
+                prev[d] = src
+    return best, prev
+
+
+def dot(
+    name: str, lines: list[str], lat: list[int], edges: list[Edge], path: dict[int, int]
+) -> str:
+    """The graph in Graphviz form; @path maps each node on the longest seed ->
+    result path to its predecessor there (-1: the seed), drawn in red."""
+    out = [
+        f'digraph "{name}" {{',
+        "  rankdir=TB; node [shape=box, fontname=monospace];",
+        '  seed [label="seed (%esi)", shape=ellipse];',
+    ]
+    for i, line in enumerate(lines):
+        colour = ", color=red, penwidth=2" if i in path else ""
+        label = line.replace('"', "").replace("\\", "")
+        out.append(f'  n{i} [label="{label}\\nlat {lat[i]}"{colour}];')
+    for s, d, r in edges:
+        src = "seed" if s == -1 else f"n{s}"
+        on_path = d in path and path[d] == s and (s != -1 or r == "rsi")
+        red = ", color=red" if on_path else ""
+        out.append(f'  {src} -> n{d} [label="{r}"{red}];')
+    out.append("}")
+    return "\n".join(out) + "\n"
+
+
+def analyse(variant: str, align: int, tools: Tools, model: str) -> ChainBound:
+    """One variant at one offset, computed (no cache)."""
+    probe = VARIANTS.get(variant)
+    if probe is None:
+        raise AnalysisError(f"no chain analysis for variant '{variant}'")
+    with tempfile.TemporaryDirectory(prefix="hotpath-chain-") as td:
+        source = Path(td) / "probe.c"
+        source.write_text(probe_source(probe, align), encoding="utf-8")
+        try:
+            done = subprocess.run(
+                [tools.cc, *cflags(), "-S", "-o", "-", str(source)],
+                capture_output=True, text=True, check=False, timeout=TOOL_TIMEOUT_S,
+            )  # fmt: skip
+        except (OSError, subprocess.SubprocessError) as err:
+            raise AnalysisError(f"{tools.cc} failed: {err}") from err
+        if done.returncode != 0:
+            first = (done.stderr.strip().splitlines() or ["no message"])[0]
+            raise AnalysisError(f"the probe for {variant} does not compile: {first}")
+    lines = fall_through(done.stdout)
+    regs = [reg_form(line) for line in lines]
+    _, lat = mca(regs, tools, model, 1)
+    if len(lat) != len(regs):
+        raise AnalysisError(f"llvm-mca gave {len(lat)} latencies for {len(regs)} instructions")
+    # latency mode: the result becomes the next call's seed; loads in
+    # register form, i.e. done before the chain reaches them, as an
+    # out-of-order core does (llvm-mca would otherwise put each load-op's
+    # load latency on the chain)
+    per_iter, _ = mca([*regs, "movl %eax, %esi"], tools, model, 100)
+    # loads are off the chain; register moves are eliminated at rename on
+    # every core this targets (Zen, and Intel since Ivy Bridge)
+    lat = [0 if r == "nop" or MOVE.match(r) else lat[i] for i, r in enumerate(regs)]
+    edges, last = graph(lines)
+    n = len(lines)
+    from_seed, prev = longest(n, lat, edges, True)
+    end = last.get("rax", -1)
+    bound = int(from_seed[end]) if end >= 0 and from_seed[end] != float("-inf") else 0
+    anywhere, _ = longest(n, lat, edges, False)
+    chain = int(max(anywhere)) if anywhere else 0
+    path: dict[int, int] = {}  # node on the longest seed -> result path: its predecessor
+    cur: int | None = end
+    while cur is not None and cur >= 0 and bound:
+        before = prev[cur]
+        path[cur] = -1 if before is None else before
+        cur = before
+    title = f"{variant}, {SIZE} B {ALIGN_WORDS.get(align, f'+{align}')}"
+    return ChainBound(
+        variant=variant,
+        align=align,
+        bound_cycles=bound,
+        chain_cycles=chain,
+        mca_cycles=round(per_iter, 2),
+        model=model,
+        instructions=n,
+        dot=dot(title, lines, lat, edges, path),
+    )
+
+
+def analyse_many(
+    wanted: Iterable[tuple[str, int]],
+    model: str = DEFAULT_MODEL,
+    cc: str = "gcc",
+    use_cache: bool = True,
+    tools: Tools | None = None,
+) -> tuple[Tools, dict[tuple[str, int], ChainBound | str]]:
+    """Each (variant, offset)'s result, or the reason it has none, from the cache
+    where it holds one; the rest computed in parallel. AnalysisError when a
+    tool is missing (nothing can be analysed)."""
+    tools = tools or find_tools(cc)
+    key = cache_key(tools, model)
+    folder = cache_dir()
+    out: dict[tuple[str, int], ChainBound | str] = {}
+    todo: list[tuple[str, int]] = []
+    for variant, align in dict.fromkeys(wanted):
+        if variant not in VARIANTS:
+            out[(variant, align)] = "no chain analysis for this variant"
+            continue
+        if align not in ALIGNS:
+            out[(variant, align)] = "analysed at offsets 0 (even) and 1 (odd) only"
+            continue
+        hit = _cache_read(folder / f"{key}-{variant}-{align}.json") if use_cache else None
+        if hit is not None:
+            out[(variant, align)] = hit
+        else:
+            todo.append((variant, align))
+
+    def one(item: tuple[str, int]) -> ChainBound | str:
+        try:
+            result = analyse(item[0], item[1], tools, model)
+        except AnalysisError as err:
+            return str(err)
+        if use_cache:
+            _cache_write(folder / f"{key}-{item[0]}-{item[1]}.json", result)
+        return result
+
+    if todo:
+        with ThreadPoolExecutor(max_workers=max(1, min(len(todo), os.cpu_count() or 1))) as pool:
+            out.update(zip(todo, pool.map(one, todo), strict=True))
+    return tools, out
+
+
+# --- drawing ----------------------------------------------------------------
+
+
+def svg(dot_source: str, use_cache: bool = True) -> str:
+    """The graph drawn by Graphviz (dot -Tsvg), cached; AnalysisError when dot is missing."""
+    exe = find_dot()
+    digest = hashlib.sha256(exe.encode() + b"\0" + dot_source.encode()).hexdigest()[:24]
+    path = cache_dir() / f"{digest}.svg"
+    if use_cache:
+        try:
+            return path.read_text(encoding="utf-8")
+        except OSError:
+            pass
+    try:
+        done = subprocess.run(
+            [exe, "-Tsvg"], input=dot_source, capture_output=True, text=True, check=False,
+            timeout=TOOL_TIMEOUT_S,
+        )  # fmt: skip
+    except (OSError, subprocess.SubprocessError) as err:
+        raise AnalysisError(f"Graphviz dot failed: {err}") from err
+    if done.returncode != 0 or "<svg" not in done.stdout:
+        first = (done.stderr.strip().splitlines() or ["no output"])[0]
+        raise AnalysisError(f"Graphviz dot failed: {first}")
+    if use_cache:
+        try:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            path.write_text(done.stdout, encoding="utf-8")
+        except OSError:
+            pass
+    return done.stdout
+
+
+# --- the command line (scripts/csum_chain_bound.py) -------------------------
+
+
+def _fail(message: str, status: int = 2) -> int:
+    print(f"csum_chain_bound: {message}", file=sys.stderr)
+    return status
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    ap = argparse.ArgumentParser(
+        prog="csum_chain_bound",
+        description="Dependency-chain bound of csum_partial variants on their 40-byte path "
+        "(JSON on stdout).",
+    )
+    ap.add_argument("--variants", default=",".join(VARIANTS), help="comma-separated (default: all)")
+    ap.add_argument("--odd", action="store_true", help="an odd address (offset 1)")
+    ap.add_argument("--dot-dir", default=None, help="write <variant>.dot here")
+    ap.add_argument("--mcpu", default=DEFAULT_MODEL, help=f"llvm-mca model ({MODEL_NOTE})")
+    ap.add_argument("--cc", default="gcc", help="compiler (default gcc)")
+    ap.add_argument("--no-cache", action="store_true", help="recompute, do not read the cache")
+    args = ap.parse_args(argv)
+    names = [v for v in args.variants.split(",") if v]
+    if not names:
+        return _fail(f"--variants '{args.variants}': allowed: {', '.join(VARIANTS)}")
+    for name in names:
+        if name not in VARIANTS:
+            return _fail(f"variant '{name}': allowed: {', '.join(VARIANTS)}")
+    if not re.fullmatch(r"[\w.-]+", args.mcpu):
+        return _fail(f"--mcpu '{args.mcpu}': allowed: an llvm-mca -mcpu name such as znver2")
+    if args.dot_dir is not None and Path(args.dot_dir).exists() and not Path(args.dot_dir).is_dir():
+        return _fail(f"--dot-dir '{args.dot_dir}': exists and is not a folder")
+    align = 1 if args.odd else 0
+    try:
+        tools = find_tools(args.cc)
+        mca(["nop"], tools, args.mcpu, 1)  # refuses a model llvm-mca does not know
+    except AnalysisError as err:
+        if "-mcpu=" in str(err):
+            return _fail(f"--mcpu '{args.mcpu}': {err}; allowed: see llvm-mca -mcpu=help")
+        return _fail(str(err), 1)
+    _, results = analyse_many(
+        [(n, align) for n in names], args.mcpu, use_cache=not args.no_cache, tools=tools
+    )
+    doc: dict[str, Any] = {}
+    for name in names:
+        result = results[(name, align)]
+        if isinstance(result, str):
+            return _fail(f"{name}: {result}", 1)
+        dot_path = None
+        if args.dot_dir:
+            Path(args.dot_dir).mkdir(parents=True, exist_ok=True)
+            dot_path = str(Path(args.dot_dir) / f"{name}.dot")
+            Path(dot_path).write_text(result.dot, encoding="utf-8")
+        doc[name] = {
+            "bound_cycles": result.bound_cycles,
+            "chain_cycles": result.chain_cycles,
+            "mca_cycles": result.mca_cycles,
+            "model": result.model,
+            "method": METHOD,
+            "instructions": result.instructions,
+            "dot": dot_path,
+        }
+    try:
+        json.dump(doc, sys.stdout, indent=2)
+        print()
+    except BrokenPipeError:
+        return 1
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

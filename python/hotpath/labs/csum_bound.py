@@ -1,0 +1,111 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The dependency-chain bound beside csum_partial's 40-byte latency figures.
+
+Once a csum run is made, every csum_partial figure gets a Bound: in latency
+mode at 40 bytes, offsets 0 (even) and 1 (odd), for a timed variant that
+hotpath.chainbound covers, the number of core cycles its chain from the
+input sum to the result takes (cached; see that module); everywhere else
+"n/a" with the reason. The run also gets the model's description (tools,
+llvm-mca model) and each analysed path's graph, which report.html draws.
+"""
+
+from hotpath import chainbound
+from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult
+
+PRIMITIVE = "csum_partial"
+LABEL = "bound"
+WHAT = (
+    "bound: floor per call in core cycles set by the dependency chain from the input sum to "
+    "the result of the variant's compiled 40-byte path"
+)
+SCOPE = "the chain analysis covers the 40-byte path at offsets 0 (even) and 1 (odd), latency mode"
+NOT_TIMED = "the variant was not timed"
+NO_CHAIN = "the result does not depend on the input sum: no chain to bound"
+
+
+def _out_of_scope(figure: FigureResult) -> str | None:
+    if figure.mode != "latency":
+        return "latency mode only"
+    if figure.size != chainbound.SIZE:
+        return f"the {chainbound.SIZE}-byte path only"
+    if figure.align not in chainbound.ALIGNS:
+        return "offsets 0 (even) and 1 (odd) only"
+    if figure.unit != "cycles":
+        return "the bound is in core cycles; this run is in TSC ticks (--unit ticks)"
+    if figure.status not in ("ok", "n/a"):  # the variant was not timed (WRONG, skipped)
+        return NOT_TIMED
+    return None
+
+
+def attach_bounds(run: RunResult) -> None:
+    figures = [f for f in run.figures if f.primitive == PRIMITIVE]
+    if not figures:
+        return
+    wanted = [(f.variant, f.align) for f in figures if _out_of_scope(f) is None]
+    model = chainbound.DEFAULT_MODEL
+    tools: chainbound.Tools | None = None
+    results: dict[tuple[str, int], chainbound.ChainBound | str] = {}
+    unavailable: str | None = None
+    if wanted:
+        try:
+            tools, results = chainbound.analyse_many(wanted, model)
+        except chainbound.AnalysisError as err:
+            unavailable = str(err)
+    tool_words = tools.describe(model) if tools else f"llvm-mca -mcpu={model}"
+    legend = f"{WHAT} ({tool_words}; {chainbound.MODEL_NOTE}); a model, not a measurement"
+    if unavailable:
+        legend += f"; not available here: {unavailable}"
+    run.bound_models[PRIMITIVE] = BoundModel(
+        primitive=PRIMITIVE,
+        label=LABEL,
+        legend=legend,
+        mode="latency",
+        sizes=(chainbound.SIZE,),
+        aligns=chainbound.ALIGNS,
+        scope=SCOPE,
+        available=unavailable is None,
+        reason=unavailable,
+        details={
+            "name": "dependency-chain bound",
+            "model": model,
+            "model_note": chainbound.MODEL_NOTE,
+            "tools": {"gcc": tools.cc_version, "llvm_mca": tools.mca_version} if tools else None,
+            "method": chainbound.METHOD,
+        },
+    )
+    drawn: set[tuple[str, int]] = set()
+    for figure in figures:
+        reason = _out_of_scope(figure) or unavailable
+        result = results.get((figure.variant, figure.align))
+        if reason is None and isinstance(result, str):
+            reason = result
+        if reason is not None or not isinstance(result, chainbound.ChainBound):
+            figure.bound = Bound("n/a", reason=reason or "not analysed")
+            continue
+        if result.bound_cycles <= 0:
+            figure.bound = Bound("n/a", reason=NO_CHAIN, chain_cycles=result.chain_cycles)
+            continue
+        figure.bound = Bound(
+            "ok",
+            cycles=result.bound_cycles,
+            chain_cycles=result.chain_cycles,
+            mca_cycles=result.mca_cycles,
+        )
+        if (figure.variant, figure.align) not in drawn:
+            drawn.add((figure.variant, figure.align))
+            word = chainbound.ALIGN_WORDS.get(figure.align, f"+{figure.align}")
+            run.graphs.append(
+                Graph(
+                    lab=figure.lab,
+                    primitive=PRIMITIVE,
+                    variant=figure.variant,
+                    size=figure.size,
+                    align=figure.align,
+                    title=f"{figure.variant}, {figure.size} B {word}: bound "
+                    f"{result.bound_cycles} cycles (longest chain in the call "
+                    f"{result.chain_cycles}, llvm-mca {result.mca_cycles:g} per call)",
+                    dot=result.dot,
+                )
+            )
+    order = {v.info.name: i for i, v in enumerate(run.variants) if v.primitive == PRIMITIVE}
+    run.graphs.sort(key=lambda g: (g.primitive != PRIMITIVE, order.get(g.variant, 0), g.align))
