@@ -57,9 +57,11 @@
  * before @q, so the caller guarantees 8 readable bytes before q + rem
  * (a buffer of 8 bytes or more).
  *
- * Each rung is "adcq disp8(base),acc", four bytes with a legacy base
- * register ("R": never r12, whose encoding needs one more byte): the jump lands
- * 4 * m bytes before the end. The assembler checks the rung size.
+ * Each rung is "adcq disp8(%rdi),%rax" (48 13 47 disp8), four bytes: the
+ * registers are pinned so that no choice of the compiler's (r12 as base,
+ * say) can lengthen it, and the jump lands 4 * m bytes before the end.
+ * GNU as also checks the rung size (clang's integrated assembler cannot
+ * evaluate label differences in .if, so it skips the check).
  */
 static inline uint64_t adc_ladder80(uint64_t acc, const uint8_t *q,
 				    unsigned int rem)
@@ -91,11 +93,13 @@ static inline uint64_t adc_ladder80(uint64_t acc, const uint8_t *q,
 		"adcq 16(%[b]),%[acc]\n\t"
 		"adcq 8(%[b]),%[acc]\n"
 		"2:\n\t"
+#ifndef __clang__
 		".if 2b - 1b - 40\n\t"
 		".error \"adc_ladder80: rungs are not 4 bytes\"\n\t"
 		".endif\n\t"
+#endif
 		"adcq $0,%[acc]"
-		: [acc] "+r"(acc), [t] "=&r"(target), [m] "+r"(m),
+		: [acc] "+a"(acc), [t] "=&r"(target), [m] "+r"(m),
 		  [tail] "+r"(tail)
 		: "c"(shift), [b] "D"(q - 8),
 		  "m"(*(const uint8_t(*)[80])q)
