@@ -88,8 +88,16 @@ static const struct hp_variant copy_variants[] = {
 		.name = "hp",
 		.fn = hp_csum_copy_hp,
 		.max_len = COPY_MAX,
-		.desc = "memcpy, then hp_csum() on the destination while it is in L1",
+		.desc = "per CPU and length: hp-avx2 where the CPU has AVX2 (ahead at every length measured), else memcpy then hp_csum()",
 		.origin = "hotpath (c/csum/csum_copy.c)",
+	},
+	{
+		.name = "hp-avx2",
+		.fn = hp_csum_copy_avx2,
+		.needs = HP_CPU_AVX2,
+		.max_len = COPY_MAX,
+		.desc = "one pass: 32-byte vectors loaded once, stored, summed in 64-bit lanes (whole and high halves)",
+		.origin = "hotpath (c/csum/csum_copy_avx2.c)",
 	},
 };
 

@@ -128,6 +128,12 @@ static void test_primitive(const struct hp_primitive *p,
 	for (size_t i = 0; i < p->nvariants; i++) {
 		struct gated s = { .p = p, .v = &p->variants[i] };
 
+		/* hp-avx2 and the like: skipped, saying so, on CPUs without */
+		if (s.v->needs & ~hp_cpu_features()) {
+			printf("  %-18s %-8s skipped: this CPU lacks a needed feature\n",
+			       p->name, s.v->name);
+			continue;
+		}
 		for (int ones = 0; ones < 2; ones++) {
 			fill(ones);
 			CHECK(!hp_guarded_call(sweep, &s),

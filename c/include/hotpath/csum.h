@@ -157,4 +157,22 @@ uint32_t hp_csum_copy_kernel(const void *src, void *dst, int len,
 			     uint32_t sum);
 uint32_t hp_csum_copy_hp(const void *src, void *dst, int len, uint32_t sum);
 
+/**
+ * hp_csum_copy_avx2() - csum_partial_copy in one AVX2 pass.
+ * @src: bytes to copy, any alignment
+ * @dst: where to copy them, any alignment, not overlapping @src
+ * @len: length in bytes, >= 0
+ * @sum: 32-bit partial sum to continue from
+ *
+ * Each 32-byte vector is loaded once, stored, and summed from the
+ * register (c/csum/csum_copy_avx2.c). Needs AVX2. Reads only
+ * [@src, @src + @len), writes only [@dst, @dst + @len).
+ *
+ * Return: the canonical 32-bit sum of @sum and the bytes (the bits
+ * hp_csum_scalar() returns for @src); csum_fold() of it equals the
+ * reference's.
+ */
+uint32_t hp_csum_copy_avx2(const void *src, void *dst, int len,
+			   uint32_t sum);
+
 #endif /* HOTPATH_CSUM_H */
