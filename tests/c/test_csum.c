@@ -16,6 +16,8 @@
 #include <string.h>
 
 #include "check.h"
+#define TEST_RNG_SEED 0x9e3779b97f4a7c15ull
+#include "testdata.h"
 
 extern const struct hp_primitive hp_prim_csum_partial;
 
@@ -23,32 +25,7 @@ extern const struct hp_primitive hp_prim_csum_partial;
 #define BIG (64 * 1024)
 
 static struct hp_guarded g;
-static uint64_t rng = 0x9e3779b97f4a7c15ull;
 
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static void fill_random(void)
-{
-	for (size_t i = 0; i < g.size; i += 8) {
-		uint64_t v = rnd();
-
-		memcpy(g.base + i, &v, 8);
-	}
-}
-
-/* Mostly 0xff with sparse zero and 0xfe bytes: long carry ripples. */
-static void fill_carry_edge(void)
-{
-	memset(g.base, 0xff, g.size);
-	for (size_t i = 0; i < g.size; i += 1 + rnd() % 61)
-		g.base[i] = (rnd() & 1) ? 0x00 : 0xfe;
-}
 
 static const char *skip_reason(const struct hp_variant *v)
 {
@@ -143,11 +120,11 @@ static void test_variant(const struct hp_variant *v)
 	for (pat = 0; pat < 3; pat++) {
 		s.pattern = names[pat];
 		if (pat == 0)
-			fill_random();
+			fill_random(g.base, g.size);
 		else if (pat == 1)
 			memset(g.base, 0xff, g.size);
 		else
-			fill_carry_edge();
+			fill_carry_edge(g.base, g.size);
 		if (hp_guarded_call(sweep_body, &s))
 			faulted = 1;
 	}
@@ -173,7 +150,7 @@ static void test_rc_bug(void)
 	size_t len, a;
 	int i;
 
-	fill_random();
+	fill_random(g.base, g.size);
 	for (i = 0; i < 3000; i++) {
 		uint32_t seed;
 		uint8_t *buf;
@@ -218,7 +195,7 @@ static void test_raw_agreement(void)
 				   hp_csum_kernel_2024, hp_csum_seed_no_odd };
 	size_t len;
 
-	fill_random();
+	fill_random(g.base, g.size);
 	for (len = 0; len <= 2048; len += 2) {
 		const uint8_t *buf = hp_guarded_place(&g, len, 0);
 		uint32_t s = (uint32_t)rnd();

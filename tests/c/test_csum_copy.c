@@ -20,6 +20,8 @@
 #include <string.h>
 
 #include "check.h"
+#define TEST_RNG_SEED 0xd1b54a32d192ed03ull
+#include "testdata.h"
 
 extern const struct hp_primitive hp_prim_csum_partial_copy;
 
@@ -30,32 +32,7 @@ extern const struct hp_primitive hp_prim_csum_partial_copy;
 #define NDST 4		/* destination alignments per source alignment */
 
 static struct hp_guarded gs, gd;	/* source, destination */
-static uint64_t rng = 0xd1b54a32d192ed03ull;
 
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
-
-static void fill_random(void)
-{
-	for (size_t i = 0; i < gs.size; i += 8) {
-		uint64_t v = rnd();
-
-		memcpy(gs.base + i, &v, 8);
-	}
-}
-
-/* Mostly 0xff with sparse zero and 0xfe bytes: long carry ripples. */
-static void fill_carry_edge(void)
-{
-	memset(gs.base, 0xff, gs.size);
-	for (size_t i = 0; i < gs.size; i += 1 + rnd() % 61)
-		gs.base[i] = (rnd() & 1) ? 0x00 : 0xfe;
-}
 
 struct sweep {
 	const struct hp_variant *v;
@@ -186,11 +163,11 @@ static void test_variant(const struct hp_variant *v)
 	for (pat = 0; pat < 3; pat++) {
 		s.pattern = names[pat];
 		if (pat == 0)
-			fill_random();
+			fill_random(gs.base, gs.size);
 		else if (pat == 1)
 			memset(gs.base, 0xff, gs.size);
 		else
-			fill_carry_edge();
+			fill_carry_edge(gs.base, gs.size);
 		CHECK(!hp_guarded_call(sweep_body, &s),
 		      "%s (%s data) touched a guard page: len %zu src align %zu dst align %zu",
 		      v->name, s.pattern, s.len, s.sa, s.da);

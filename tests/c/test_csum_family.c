@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include "check.h"
+#define TEST_RNG_SEED 0x853c49e6748fea9bull
+#include "testdata.h"
 
 extern const struct hp_primitive hp_prim_csum_fold;
 extern const struct hp_primitive hp_prim_ip_fast_csum;
@@ -21,15 +23,6 @@ extern const struct hp_primitive hp_prim_csum_ipv6_magic;
 extern const struct hp_primitive hp_prim_csum_partial_copy;
 
 static struct hp_guarded g;
-static uint64_t rng = 0x853c49e6748fea9bull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 static void fill(int ones)
 {

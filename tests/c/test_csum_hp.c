@@ -15,19 +15,12 @@
 #include <string.h>
 
 #include "check.h"
+#define TEST_RNG_SEED 0x2545f4914f6cdd1dull
+#include "testdata.h"
 
 #define BIG (64 * 1024)
 
 static struct hp_guarded g;
-static uint64_t rng = 0x2545f4914f6cdd1dull;
-
-static uint64_t rnd(void)
-{
-	rng ^= rng << 13;
-	rng ^= rng >> 7;
-	rng ^= rng << 17;
-	return rng;
-}
 
 static unsigned long bad;
 
