@@ -41,9 +41,52 @@ def parse_int_list(text: str, what: str, low: int, high: int) -> tuple[int, ...]
     return tuple(values)
 
 
+MAX_SWEEP_POINTS = 200
+
+
+def size_sweep(low: int, high: int) -> tuple[int, ...]:
+    """The lengths of a sweep from low to high: every power of two and the
+    point halfway between two of them (3 x 2^k), so that a log-scale plot
+    gets two points per octave, plus low and high themselves."""
+    points = {low, high}
+    power = 1
+    while power <= high:
+        for value in (power, power + power // 2):
+            if low <= value <= high:
+                points.add(value)
+        power *= 2
+    return tuple(sorted(points))
+
+
 def parse_sizes(text: str) -> tuple[int, ...]:
-    """Buffer lengths in bytes, 0..1 GiB."""
-    return parse_int_list(text, "size", 0, MAX_SIZE)
+    """Buffer lengths in bytes, 0..1 GiB: "40,1500", or a sweep "1..65536"
+    (see size_sweep()), or both ("40,1..4096")."""
+    values: list[int] = []
+    plain: list[str] = []
+    parts = [item.strip() for item in text.split(",")]
+    for part in parts:
+        if ".." not in part:
+            plain.append(part)
+            continue
+        ends = part.split("..")
+        try:
+            low, high = (int(end, 10) for end in ends)
+        except ValueError:
+            raise UsageError(
+                f"size '{part}': a sweep is LOW..HIGH with integers 0..{MAX_SIZE}"
+            ) from None
+        if not 0 <= low < high <= MAX_SIZE:
+            raise UsageError(f"size '{part}': a sweep needs 0 <= LOW < HIGH <= {MAX_SIZE}")
+        values.extend(size_sweep(low, high))
+    if plain:
+        values.extend(parse_int_list(",".join(plain), "size", 0, MAX_SIZE))
+    if len(plain) < len(parts):  # a sweep: in order of size, once each
+        values = sorted(set(values))
+    if len(values) > MAX_SWEEP_POINTS:
+        raise UsageError(
+            f"sizes '{text}': {len(values)} lengths; allowed: at most {MAX_SWEEP_POINTS}"
+        )
+    return tuple(values)
 
 
 def parse_aligns(text: str) -> tuple[int, ...]:

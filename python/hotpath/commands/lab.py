@@ -43,7 +43,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     sizes = ",".join(map(str, lab.default_sizes))
     aligns = ",".join(map(str, lab.default_aligns))
     # None: not given (a seed table refuses --sizes and --align, and has its own modes).
-    parser.add_argument("--sizes", default=None, help=f"lengths in bytes (default {sizes})")
+    parser.add_argument(
+        "--sizes",
+        default=None,
+        help=f"lengths in bytes, or a sweep LOW..HIGH: powers of two and 3 x 2^k"
+        f" between (default {sizes})",
+    )
     parser.add_argument("--align", default=None, help=f"offsets 0..4095 (default {aligns})")
     modes = ",".join(lab.default_modes)
     parser.add_argument(
