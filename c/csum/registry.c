@@ -191,14 +191,14 @@ static const struct hp_variant csum_variants[] = {
 		.name = "hp-csum",
 		.fn = hp_csum,
 		.promise = HP_CSUM_RAW_EVEN,
-		.desc = "hotpath: seed added last; 40-byte chain, adc chains, vector path from a measured crossover",
+		.desc = "hotpath: seed added last; 40-byte chain, adc ladder entered by one computed jump, vector path from a measured crossover",
 		.origin = "hotpath (c/csum/csum_hp.c)",
 	},
 	{
 		.name = "hp-csum-scalar",
 		.fn = hp_csum_scalar,
 		.promise = HP_CSUM_RAW_EVEN,
-		.desc = "hotpath's adc path: two 40-byte chains per 80 bytes, one-chain tail, overlapping tail load, seed added last",
+		.desc = "hotpath's adc path: two 40-byte chains per 80 bytes, then a ladder of adcs entered by one computed jump for the last 1..80, seed added last",
 		.origin = "hotpath (c/csum/csum_hp.c)",
 	},
 	{
