@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from conftest import ROOT, SCHEMA
-from hotpath import chainbound, measure
+from hotpath import asmgraph, chainbound, measure
 from hotpath.render import html as html_format
 
 TOOLS = shutil.which("gcc") is not None and shutil.which("llvm-mca") is not None
@@ -105,13 +105,13 @@ def test_missing_llvm_mca_says_so(monkeypatch):
 
 def test_fall_through_refuses_loops_and_calls():
     loop = "hp_probe40:\n.L2:\n\taddq (%rdi), %rax\n\tjne .L2\n\tret\n"
-    with pytest.raises(chainbound.AnalysisError, match="loop"):
-        chainbound.fall_through(loop)
+    with pytest.raises(asmgraph.AnalysisError, match="loop"):
+        asmgraph.fall_through(loop)
     call = "hp_probe40:\n\tcall hp_csum_ref\n\tret\n"
-    with pytest.raises(chainbound.AnalysisError, match="call"):
-        chainbound.fall_through(call)
+    with pytest.raises(asmgraph.AnalysisError, match="call"):
+        asmgraph.fall_through(call)
     forward = "hp_probe40:\n\tjmp .L3\n.L4:\n\tret\n.L3:\n\taddl %esi, %eax\n\tjmp .L4\n"
-    assert chainbound.fall_through(forward) == ["addl %esi, %eax"]
+    assert asmgraph.fall_through(forward) == ["addl %esi, %eax"]
 
 
 def test_script_bad_variant_exits_2():
