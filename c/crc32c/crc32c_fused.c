@@ -83,18 +83,6 @@ HP_CLMUL uint32_t hp_crc32c_fused(uint32_t crc, const void *buf, size_t len)
 		p += CHUNK_BYTES;
 		len -= CHUNK_BYTES;
 	}
-	if (LANES == 8) {
-		k = hp_fold_k(HP_FOLD_512);
-		for (int i = 0; i < 4; i++)
-			x[i] = _mm_xor_si128(hp_fold(x[i], k), x[i + LANES - 4]);
-	}
-	/* Four lanes to one, then whole 16-byte blocks, then crc32 bytes. */
-	x[3] = _mm_xor_si128(
-		_mm_xor_si128(hp_fold(x[0], hp_fold_k(HP_FOLD_384)),
-			      hp_fold(x[1], hp_fold_k(HP_FOLD_256))),
-		_mm_xor_si128(hp_fold(x[2], hp_fold_k(HP_FOLD_128)), x[3]));
-	k = hp_fold_k(HP_FOLD_128);
-	for (; len >= 16; len -= 16, p += 16)
-		x[3] = _mm_xor_si128(hp_fold(x[3], k), hp_loadu128(p));
-	return hp_crc32_stream(hp_fold_finish(x[3]), p, len);
+	k = hp_fold_to_one(x, LANES, &p, &len);
+	return hp_crc32_stream(hp_fold_finish(k), p, len);
 }

@@ -111,6 +111,36 @@ static inline HP_CLMUL uint32_t hp_fold_finish(__m128i x)
 			(uint64_t)_mm_extract_epi64(x, 1));
 }
 
+/*
+ * The end of every fold loop: @lanes (4 or 8) accumulators to four, four
+ * to one in parallel (384, 256 and 128 bits forward), then the whole
+ * 16-byte blocks left at *pp. Advances *pp and *lenp past them (fewer than
+ * 16 bytes remain) and returns the accumulator for hp_fold_finish().
+ */
+static inline __attribute__((always_inline)) HP_CLMUL __m128i
+hp_fold_to_one(__m128i *x, int lanes, const uint8_t **pp, size_t *lenp)
+{
+	const uint8_t *p = *pp;
+	size_t len = *lenp;
+	__m128i k;
+
+	if (lanes == 8) {
+		k = hp_fold_k(HP_FOLD_512);
+		for (int i = 0; i < 4; i++)
+			x[i] = _mm_xor_si128(hp_fold(x[i], k), x[i + 4]);
+	}
+	x[3] = _mm_xor_si128(
+		_mm_xor_si128(hp_fold(x[0], hp_fold_k(HP_FOLD_384)),
+			      hp_fold(x[1], hp_fold_k(HP_FOLD_256))),
+		_mm_xor_si128(hp_fold(x[2], hp_fold_k(HP_FOLD_128)), x[3]));
+	k = hp_fold_k(HP_FOLD_128);
+	for (; len >= 16; len -= 16, p += 16)
+		x[3] = _mm_xor_si128(hp_fold(x[3], k), hp_loadu128(p));
+	*pp = p;
+	*lenp = len;
+	return x[3];
+}
+
 HP_HIDDEN uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold4(uint32_t crc, const void *buf,

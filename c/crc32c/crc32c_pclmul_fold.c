@@ -42,22 +42,9 @@ fold_lanes(uint32_t crc, const uint8_t **pp, size_t *lenp, int lanes)
 		p += 16 * lanes;
 		len -= 16 * lanes;
 	}
-	if (lanes == 8) {
-		k = hp_fold_k(HP_FOLD_512);
-		for (int i = 0; i < 4; i++)
-			x[i] = _mm_xor_si128(hp_fold(x[i], k), x[i + 4]);
-	}
-	/* Four lanes to one, in parallel: 384, 256 and 128 bits forward. */
-	x[3] = _mm_xor_si128(
-		_mm_xor_si128(hp_fold(x[0], hp_fold_k(HP_FOLD_384)),
-			      hp_fold(x[1], hp_fold_k(HP_FOLD_256))),
-		_mm_xor_si128(hp_fold(x[2], hp_fold_k(HP_FOLD_128)), x[3]));
-	k = hp_fold_k(HP_FOLD_128);
-	for (; len >= 16; len -= 16, p += 16)
-		x[3] = _mm_xor_si128(hp_fold(x[3], k), hp_loadu128(p));
 	*pp = p;
 	*lenp = len;
-	return x[3];
+	return hp_fold_to_one(x, lanes, pp, lenp);
 }
 
 HP_CLMUL uint32_t hp__crc32c_fold4(uint32_t crc, const void *buf, size_t len)
