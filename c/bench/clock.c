@@ -100,22 +100,13 @@ uint64_t hp_calib_burst(unsigned reps)
 	return t;
 }
 
-unsigned hp_calib_reps(uint64_t ticks)
+double hp_timer_overhead(void)
 {
-	/* Scale from a short pilot; the best of three skips a cold one. */
-	double per = hp_calib_burst(64) / 6400.0;
+	double v[201];
 
-	for (int i = 0; i < 2; i++) {
-		double p = hp_calib_burst(64) / 6400.0;
-
-		if (p < per)
-			per = p;
-	}
-	if (per <= 0)
-		return 100;
-	double reps = ticks / (per * 100.0);
-
-	return reps < 8 ? 8 : (unsigned)reps;
+	for (int i = 0; i < 201; i++)
+		v[i] = (double)HP_TIMED(0, (void)0);
+	return hp_median(v, 201);
 }
 
 static long perf_open(void)

@@ -4,6 +4,7 @@
  */
 #include "runner.h"
 
+#include <stdlib.h>
 #include <string.h>
 
 const char *const hp_mode_names[HP_NMODES] = {
@@ -115,6 +116,45 @@ void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 	hp_json_obj_end(j);
 }
 
+/* The width probe's summary: full width, shares seen, rounds it took. */
+static void emit_width(struct hp_json *j, const struct hp_run *run)
+{
+	const struct hp_clock_result *c = &run->clk;
+	double *share = calloc(c->nprobes ? c->nprobes : 1, sizeof(double));
+	double lo = 1, contended = 0;
+
+	for (unsigned i = 0; share && i < c->nprobes; i++) {
+		share[i] = c->best_cpi / c->probes[i].cpi;
+		lo = share[i] < lo ? share[i] : lo;
+		contended += share[i] < run->so.clean_share;
+	}
+	hp_json_key(j, "width");
+	hp_json_obj_begin(j);
+	hp_json_key(j, "best_cycles_per_iteration");
+	hp_json_num(j, c->best_cpi);
+	hp_json_key(j, "clean_share");
+	hp_json_num(j, run->so.clean_share);
+	hp_json_key(j, "freq_tolerance");
+	hp_json_num(j, run->so.freq_tolerance);
+	hp_json_key(j, "probes");
+	hp_json_uint(j, c->nprobes);
+	hp_json_key(j, "share_min");
+	hp_json_num(j, lo);
+	hp_json_key(j, "share_median");
+	hp_json_num(j, share ? hp_median(share, c->nprobes) : 0);
+	hp_json_key(j, "contended_fraction");
+	hp_json_num(j, c->nprobes ? contended / c->nprobes : 0);
+	hp_json_key(j, "rounds_wanted");
+	hp_json_uint(j, run->so.rounds);
+	hp_json_key(j, "rounds_taken");
+	hp_json_uint(j, c->rounds_taken);
+	hp_json_key(j, "max_rounds");
+	hp_json_uint(j, run->so.max_rounds ? run->so.max_rounds
+					   : 3 * run->so.rounds);
+	hp_json_obj_end(j);
+	free(share);
+}
+
 static void emit_clock(struct hp_json *j, const struct hp_run *run)
 {
 	const struct hp_clock_result *c = &run->clk;
@@ -138,6 +178,7 @@ static void emit_clock(struct hp_json *j, const struct hp_run *run)
 	for (unsigned b = 0; b < c->nbatches; b++)
 		hp_json_num(j, c->tpc[b]);
 	hp_json_arr_end(j);
+	emit_width(j, run);
 	hp_json_key(j, "timer_overhead_ticks");
 	hp_json_num(j, c->timer_overhead);
 	hp_json_key(j, "fenced_empty_ticks");
@@ -157,9 +198,10 @@ static void emit_clock(struct hp_json *j, const struct hp_run *run)
 	hp_json_obj_end(j);
 }
 
-static void emit_figure(struct hp_json *j, const struct hp_job *jb,
-			unsigned rounds)
+static void emit_figure(struct hp_json *j, const struct hp_job *jb)
 {
+	unsigned n = jb->nsamples;
+
 	hp_json_obj_begin(j);
 	hp_json_key(j, "variant");
 	hp_json_str(j, jb->v->name);
@@ -177,13 +219,23 @@ static void emit_figure(struct hp_json *j, const struct hp_job *jb,
 	hp_json_uint(j, jb->n);
 	hp_json_key(j, "values");
 	hp_json_arr_begin(j);
-	for (unsigned r = 0; jb->values && r < rounds; r++)
+	for (unsigned r = 0; r < n; r++)
 		hp_json_num(j, jb->values[r]);
 	hp_json_arr_end(j);
 	hp_json_key(j, "ticks");
 	hp_json_arr_begin(j);
-	for (unsigned r = 0; jb->ticks && r < rounds; r++)
+	for (unsigned r = 0; r < n; r++)
 		hp_json_num(j, jb->ticks[r]);
+	hp_json_arr_end(j);
+	hp_json_key(j, "share");
+	hp_json_arr_begin(j);
+	for (unsigned r = 0; r < n; r++)
+		hp_json_num(j, jb->share[r]);
+	hp_json_arr_end(j);
+	hp_json_key(j, "clean");
+	hp_json_arr_begin(j);
+	for (unsigned r = 0; r < n; r++)
+		hp_json_uint(j, jb->clean[r]);
 	hp_json_arr_end(j);
 	hp_json_obj_end(j);
 }
@@ -226,6 +278,18 @@ void hp_emit_run(struct hp_json *j, const struct hp_run *run)
 	hp_json_uint(j, run->so.batch);
 	hp_json_key(j, "rng_seed");
 	hp_json_uint(j, run->rng_seed);
+	if (run->so.spell.every) {
+		/* A run with the test hook's neighbour is never a real figure. */
+		hp_json_key(j, "test_spells");
+		hp_json_obj_begin(j);
+		hp_json_key(j, "every");
+		hp_json_uint(j, run->so.spell.every);
+		hp_json_key(j, "len");
+		hp_json_uint(j, run->so.spell.len);
+		hp_json_key(j, "factor");
+		hp_json_num(j, run->so.spell.factor);
+		hp_json_obj_end(j);
+	}
 	hp_json_obj_end(j);
 	hp_json_key(j, "variants");
 	hp_json_arr_begin(j);
@@ -236,7 +300,7 @@ void hp_emit_run(struct hp_json *j, const struct hp_run *run)
 		hp_json_key(j, "figures");
 		hp_json_arr_begin(j);
 		for (size_t i = 0; i < run->njobs; i++)
-			emit_figure(j, &run->jobs[i], run->so.rounds);
+			emit_figure(j, &run->jobs[i]);
 		hp_json_arr_end(j);
 	}
 	hp_json_obj_end(j);

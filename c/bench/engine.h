@@ -22,12 +22,44 @@ double hp_tsc_hz(void);
 double hp_tsc_granularity(void);	/* smallest TSC step, ticks */
 /* One calibration sample: TSC ticks for @reps x 100 dependent adds. */
 uint64_t hp_calib_burst(unsigned reps);
-/* Repetitions that make one calibration sample last about @ticks. */
-unsigned hp_calib_reps(uint64_t ticks);
+/* Ticks of an empty timed region (median). */
+double hp_timer_overhead(void);
 /* Second clock: perf cycles per dependent add, or < 0 with *why set. */
 double hp_perf_cycles_per_add(const char **why);
 /* Pin to @cpu (-1: the last CPU allowed); returns the CPU or -1. */
 int hp_pin_cpu(int cpu);
+
+/* ---- probe.c: the clock and the width, taken around every sample ---- */
+struct hp_probe {
+	double overhead;	/* ticks of an empty timed region */
+	unsigned chain_reps;	/* x 100 dependent adds */
+	unsigned width_iters;	/* iterations of the independent burst */
+};
+
+struct hp_probe_reading {
+	double tpc;		/* TSC ticks per core cycle (the chain) */
+	double cpi;		/* core cycles per width-burst iteration */
+};
+
+void hp_probe_init(struct hp_probe *pr, double tsc_hz, double overhead);
+
+/*
+ * Full width, learnt from the probes: not the single fastest probe (one
+ * whose chain was interrupted has a huge clock and so a tiny, false cost)
+ * but the K-th fastest, K = 0.5% of the probes (4..HP_WIDTH_K).
+ */
+#define HP_WIDTH_K 64
+struct hp_width_floor {
+	double low[HP_WIDTH_K];	/* the fastest costs seen, ascending */
+	unsigned nlow;
+	unsigned long seen;
+};
+
+void hp_width_add(struct hp_width_floor *w, double cpi);
+double hp_width_best(const struct hp_width_floor *w);
+/* @slow > 1 only from the test hook: the width burst is made that much
+ * slower, as a neighbour would; the chain is not. */
+struct hp_probe_reading hp_probe_take(const struct hp_probe *pr, double slow);
 
 /* ---- gate.c ---- */
 struct hp_gate_opts {
@@ -52,8 +84,14 @@ struct hp_job {
 	const char *status;	/* "ok", "n/a", "not timed" */
 	const char *reason;
 	unsigned n;		/* calls per sample */
+	unsigned nsamples;	/* samples taken (after warm-up) */
+	unsigned cap;		/* room in the arrays below */
 	double *ticks;		/* per call, overhead subtracted, per sample */
 	double *values;		/* the same in the reported unit */
+	double *share;		/* lower of the width shares around it */
+	unsigned *probe;	/* index of the probe taken just before it */
+	unsigned char *clean;	/* share and clock both held (see sampler.c) */
+	unsigned nclean;
 };
 
 struct hp_sampler_opts {
@@ -62,6 +100,13 @@ struct hp_sampler_opts {
 	int unit_ticks;		/* report TSC ticks instead of cycles */
 	int progress;		/* "progress DONE TOTAL" lines on stderr */
 	uint64_t seed;		/* chained input of the first call */
+	double tsc_hz;
+	double clean_share;	/* lowest width share a clean sample may see */
+	double freq_tolerance;	/* largest clock change across a clean sample */
+	unsigned max_rounds;	/* the budget: rounds after warm-up, at most */
+	/* Test hook (--test-spells): in rounds r with r % every < len the
+	 * width probes and the samples take @factor times as long. */
+	struct { unsigned every, len; double factor; } spell;
 };
 
 struct hp_clock_result {
@@ -69,9 +114,16 @@ struct hp_clock_result {
 	double fenced_empty;	/* ticks per fenced empty call (median) */
 	double *tpc;		/* ticks per cycle, one per batch */
 	unsigned nbatches;
+	unsigned rounds_taken;	/* after warm-up */
+	double best_cpi;	/* full width: cycles per probe iteration */
+	struct hp_width_floor floor;
+	struct hp_probe_reading *probes;	/* every probe, in order */
+	unsigned nprobes;
+	struct hp_probe probe;
 };
 
-/* Times every job with status "ok"; buffers at @base + job->align. */
+/* Times every job with status "ok"; buffers at @base + job->align.
+ * Returns 0, or -1 when memory ran out. */
 int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 	      size_t njobs, const uint8_t *base,
 	      const struct hp_sampler_opts *o, struct hp_clock_result *clk);

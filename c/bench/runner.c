@@ -96,6 +96,33 @@ static uint64_t opt_u64(const char *name, const char *v, uint64_t lo,
 	return x;
 }
 
+static double opt_fraction(const char *name, const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (*end || end == v || !(x >= 0 && x <= 1))
+		usage_error(name, v, "a number 0..1");
+	return x;
+}
+
+/* --test-spells EVERY:LEN:FACTOR, the neighbour a test can order. */
+static void parse_spells(struct hp_sampler_opts *so, const char *v)
+{
+	char *end;
+	const char *allowed = "EVERY:LEN:FACTOR, rounds, rounds, a factor 1..10";
+
+	so->spell.every = strtoul(v, &end, 10);
+	if (*end != ':' || !so->spell.every)
+		usage_error("test-spells", v, allowed);
+	so->spell.len = strtoul(end + 1, &end, 10);
+	if (*end != ':')
+		usage_error("test-spells", v, allowed);
+	so->spell.factor = strtod(end + 1, &end);
+	if (*end || !(so->spell.factor >= 1 && so->spell.factor <= 10))
+		usage_error("test-spells", v, allowed);
+}
+
 static void parse_args(struct hp_run *run, int argc, char **argv)
 {
 	for (int i = 2; i < argc; i++) {
@@ -140,6 +167,18 @@ static void parse_args(struct hp_run *run, int argc, char **argv)
 				: (int)opt_u64("cpu", v, 0, 4095);
 		} else if (!strcmp(o, "--rng-seed")) {
 			run->rng_seed = opt_u64("rng-seed", v, 0, UINT64_MAX);
+		} else if (!strcmp(o, "--clean-share")) {
+			run->so.clean_share = opt_fraction("clean-share", v);
+		} else if (!strcmp(o, "--freq-tolerance")) {
+			run->so.freq_tolerance = opt_fraction("freq-tolerance", v);
+		} else if (!strcmp(o, "--max-rounds")) {
+			run->so.max_rounds = opt_u64("max-rounds", v, 1, 10000000);
+		} else if (!strcmp(o, "--test-spells")) {
+			parse_spells(&run->so, v);
+		} else if (!strcmp(o, "--seconds")) {
+			run->timeline_ms = 1000 * opt_u64("seconds", v, 1, 3600);
+		} else if (!strcmp(o, "--interval-ms")) {
+			run->interval_ms = opt_u64("interval-ms", v, 10, 60000);
 		} else if (!strcmp(o, "--unit")) {
 			if (strcmp(v, "cycles") && strcmp(v, "ticks"))
 				usage_error("unit", v, "cycles or ticks");
@@ -148,7 +187,7 @@ static void parse_args(struct hp_run *run, int argc, char **argv)
 			usage_error("option", o, "see docs/runner-protocol.md");
 		}
 	}
-	if (!run->p)
+	if (!run->p && strcmp(run->command, "probe"))
 		usage_error("primitive", "", "--primitive NAME is required");
 }
 
@@ -331,6 +370,7 @@ static int time_jobs(struct hp_run *run)
 	run->perf_cpa = hp_perf_cycles_per_add(&run->perf_why);
 	/* --burst-us was microseconds; the sampler wants ticks. */
 	run->so.burst_ticks = (uint64_t)(run->so.burst_ticks * run->tsc_hz / 1e6);
+	run->so.tsc_hz = run->tsc_hz;
 	return hp_sample(run->p, run->jobs, run->njobs, g.base, &run->so,
 			 &run->clk);
 }
@@ -405,7 +445,10 @@ int main(int argc, char **argv)
 	struct hp_run run = {
 		.cpu = -1,
 		.so = { .rounds = 400, .warmup = 20, .batch = 50,
-			.burst_ticks = 10 },
+			.burst_ticks = 10, .clean_share = 0.9,
+			.freq_tolerance = 0.03 },
+		.timeline_ms = 5000,
+		.interval_ms = 100,
 		.rng_seed = 1,
 		.modes = { 1, 1, 1 },
 		.naligns = 1,
@@ -413,28 +456,33 @@ int main(int argc, char **argv)
 	struct hp_json j;
 
 	if (argc < 2)
-		usage_error("command", "", "list, run or verify");
+		usage_error("command", "", "list, run, verify or probe");
 	no_aslr(argv);
 	run.command = argv[1];
 	if (!strcmp(argv[1], "list")) {
 		list_all();
 		return 0;
 	}
-	if (strcmp(argv[1], "run") && strcmp(argv[1], "verify"))
-		usage_error("command", argv[1], "list, run or verify");
+	if (strcmp(argv[1], "run") && strcmp(argv[1], "verify") &&
+	    strcmp(argv[1], "probe"))
+		usage_error("command", argv[1], "list, run, verify or probe");
 	parse_args(&run, argc, argv);
-	if (!run.nsizes) {
-		run.nsizes = run.p->ndefault_sizes ? run.p->ndefault_sizes : 1;
-		for (size_t i = 0; i < run.nsizes; i++)
-			run.sizes[i] = run.p->ndefault_sizes
-				? run.p->default_sizes[i] : 64;
-	}
 	run.pinned = hp_pin_cpu(run.cpu);
 	if (run.cpu >= 0 && run.pinned < 0) {
 		char cpu[16];
 
 		snprintf(cpu, sizeof(cpu), "%d", run.cpu);
 		usage_error("cpu", cpu, "a CPU this process may run on");
+	}
+	if (!strcmp(run.command, "probe")) {
+		hp_json_init(&j, stdout);
+		return hp_timeline(&run, &j) ? 1 : 0;
+	}
+	if (!run.nsizes) {
+		run.nsizes = run.p->ndefault_sizes ? run.p->ndefault_sizes : 1;
+		for (size_t i = 0; i < run.nsizes; i++)
+			run.sizes[i] = run.p->ndefault_sizes
+				? run.p->default_sizes[i] : 64;
 	}
 	collect_variants(&run);
 	gate_all(&run);

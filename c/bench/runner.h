@@ -32,6 +32,7 @@ struct hp_run {
 	size_t nwith;
 	int cpu;
 	struct hp_sampler_opts so;
+	unsigned timeline_ms, interval_ms;	/* the probe command */
 	uint64_t rng_seed;
 
 	/* results */
@@ -51,5 +52,7 @@ void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz);
 void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 		     const struct hp_variant_result *r);
 void hp_emit_run(struct hp_json *j, const struct hp_run *run);
+/* The probe command: the clock and the width over time, as JSON. */
+int hp_timeline(struct hp_run *run, struct hp_json *j);
 
 #endif /* HOTPATH_RUNNER_H */

@@ -2,13 +2,26 @@
 /*
  * The sampler: many short bursts, every job (variant x size x alignment x
  * mode) taking one sample per round, round-robin, so that whatever the
- * shared machine does to one job it does to all of them. Each round also
- * takes one calibration sample (ticks per core cycle) and one fenced
- * empty call, and samples are converted with the median of their own
- * batch of rounds, so frequency drift is followed rather than averaged.
+ * shared machine does to one job it does to all of them.
+ *
+ * A probe (probe.c: the clock and the width) is taken before the first
+ * sample of a round and after every sample, so each sample sits between
+ * two probes. A sample is converted to core cycles with the clock of its
+ * own two probes (the core's rate can flip by 25% from one second to the
+ * next), and it is clean when
+ *   - both probes show at least clean_share of the core's full width (no
+ *     neighbour on the other hardware thread took part of it), and
+ *   - the two clocks agree within freq_tolerance (the rate did not change
+ *     in the middle of the sample).
+ * Full width is learnt from the run's probes (hp_width_best), so the
+ * verdicts are revisited whenever it moves. Rounds go on until every job has
+ * o->rounds clean samples or max_rounds were taken; the figures are made
+ * from the clean samples (hotpath.results), and a job that fell short
+ * says so. Every sample is kept and sent, clean or not.
  */
 #include "engine.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -32,6 +45,18 @@ static uint64_t burst(const struct hp_primitive *p, const void *fn,
 		      unsigned n, uint64_t seed)
 {
 	return p->burst(fn, buf, len, seed, mode, n);
+}
+
+/*
+ * A variant that leaves the upper halves of the vector registers dirty
+ * makes every legacy-SSE instruction after it pay (on some cores a merge
+ * per instruction); the job timed next would carry that cost. Clean them
+ * before every sample and every probe. The gate warns about such variants.
+ */
+static void clean_upper(int avx)
+{
+	if (avx)
+		__asm__ volatile("vzeroupper" ::: "memory");
 }
 
 /* Calls per sample so that one sample lasts about @target ticks. */
@@ -69,24 +94,125 @@ static double timer_overhead(const struct hp_primitive *p, const uint8_t *buf)
 	return hp_median(v, 201);
 }
 
+static void *grow(void *ptr, unsigned cap, size_t elem)
+{
+	return realloc(ptr, (size_t)cap * elem);
+}
+
+static int job_room(struct hp_job *jb)
+{
+	unsigned cap;
+
+	if (jb->nsamples < jb->cap)
+		return 0;
+	cap = jb->cap ? 2 * jb->cap : 64;
+	if (!(jb->ticks = grow(jb->ticks, cap, sizeof(double))) ||
+	    !(jb->values = grow(jb->values, cap, sizeof(double))) ||
+	    !(jb->share = grow(jb->share, cap, sizeof(double))) ||
+	    !(jb->probe = grow(jb->probe, cap, sizeof(unsigned))) ||
+	    !(jb->clean = grow(jb->clean, cap, 1)))
+		return -1;
+	jb->cap = cap;
+	return 0;
+}
+
+static int add_probe(struct hp_clock_result *clk, unsigned *cap,
+		     struct hp_probe_reading r)
+{
+	if (clk->nprobes == *cap) {
+		unsigned c = *cap ? 2 * *cap : 1024;
+		void *q = grow(clk->probes, c, sizeof(*clk->probes));
+
+		if (!q)
+			return -1;
+		clk->probes = q;
+		*cap = c;
+	}
+	clk->probes[clk->nprobes++] = r;
+	hp_width_add(&clk->floor, r.cpi);
+	clk->best_cpi = hp_width_best(&clk->floor);
+	return 0;
+}
+
+/* Decide samples [from, nsamples) of @jb against the current full width. */
+static void judge(struct hp_job *jb, unsigned from,
+		  const struct hp_clock_result *clk,
+		  const struct hp_sampler_opts *o)
+{
+	for (unsigned s = from; s < jb->nsamples; s++) {
+		const struct hp_probe_reading *a = &clk->probes[jb->probe[s]];
+		const struct hp_probe_reading *b = a + 1;
+		double sa = clk->best_cpi / a->cpi, sb = clk->best_cpi / b->cpi;
+		double lo = fmin(a->tpc, b->tpc);
+		int clock_held = fabs(a->tpc - b->tpc) <= o->freq_tolerance * lo;
+		int clean = fmin(sa, sb) >= o->clean_share && clock_held;
+
+		jb->share[s] = fmin(sa, sb);
+		jb->clean[s] = clean;
+		jb->nclean += clean;
+	}
+}
+
+static void rejudge_all(struct hp_job *jobs, size_t njobs,
+			const struct hp_clock_result *clk,
+			const struct hp_sampler_opts *o)
+{
+	for (size_t j = 0; j < njobs; j++) {
+		jobs[j].nclean = 0;
+		judge(&jobs[j], 0, clk, o);
+	}
+}
+
+static double spell_factor(const struct hp_sampler_opts *o, unsigned r)
+{
+	if (!o->spell.every || r % o->spell.every >= o->spell.len)
+		return 1.0;
+	return o->spell.factor;
+}
+
+static unsigned fewest_clean(const struct hp_job *jobs, size_t njobs)
+{
+	unsigned least = UINT32_MAX;
+
+	for (size_t j = 0; j < njobs; j++)
+		if (!strcmp(jobs[j].status, "ok") && jobs[j].nclean < least)
+			least = jobs[j].nclean;
+	return least;
+}
+
+/* Ticks to the reported unit, each sample with its own probes' clock;
+ * a fenced sample less the empty fenced call of its batch of rounds. */
+static void convert(struct hp_job *jb, const struct hp_clock_result *clk,
+		    const double *empty_batch, const unsigned *round_of,
+		    const struct hp_sampler_opts *o)
+{
+	for (unsigned s = 0; s < jb->nsamples; s++) {
+		const struct hp_probe_reading *a = &clk->probes[jb->probe[s]];
+		double tpc = (a[0].tpc + a[1].tpc) / 2;
+
+		if (jb->mode == HP_FENCED)
+			jb->ticks[s] -= empty_batch[round_of[jb->probe[s]] /
+						    o->batch];
+		jb->values[s] = o->unit_ticks ? jb->ticks[s] : jb->ticks[s] / tpc;
+	}
+}
+
 int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 	      size_t njobs, const uint8_t *base,
 	      const struct hp_sampler_opts *o, struct hp_clock_result *clk)
 {
-	unsigned total = o->warmup + o->rounds, r, b;
-	unsigned nb = (o->rounds + o->batch - 1) / o->batch;
-	unsigned creps = hp_calib_reps(o->burst_ticks);
-	unsigned en = 0;
-	double *calib = calloc(o->rounds, sizeof(double));
-	double *empty = calloc(o->rounds, sizeof(double));
-	double *tmp = calloc(o->batch, sizeof(double));
-	double *emp_b = calloc(nb, sizeof(double));
-	int fenced = 0;
+	unsigned max_rounds = o->max_rounds ? o->max_rounds : 3 * o->rounds;
+	int avx = !!(hp_cpu_features() & HP_CPU_AVX2);
+	unsigned pcap = 0, ecap = 0, nempty = 0, en = 0, r, b, nb;
+	unsigned *round_of = NULL;	/* kept round of each probe */
+	double *empty = NULL, *emp_b = NULL, *tmp = NULL;
+	int fenced = 0, ret = -1;
 	size_t j;
 
-	if (!calib || !empty || !tmp || !emp_b)
-		return -1;
 	clk->timer_overhead = timer_overhead(p, base);
+	memset(&clk->floor, 0, sizeof(clk->floor));
+	clk->best_cpi = INFINITY;
+	hp_probe_init(&clk->probe, o->tsc_hz, clk->timer_overhead);
 	for (j = 0; j < njobs; j++) {
 		struct hp_job *jb = &jobs[j];
 
@@ -94,33 +220,37 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 			continue;
 		jb->n = calls_for(p, jb->v->fn, base + jb->align, jb->size,
 				  jb->mode, o->burst_ticks, o->seed);
-		jb->ticks = calloc(o->rounds, sizeof(double));
-		jb->values = calloc(o->rounds, sizeof(double));
-		if (!jb->ticks || !jb->values)
-			return -1;
 		fenced |= jb->mode == HP_FENCED;
 	}
 	if (fenced)
 		en = calls_for(p, p->empty_fn, base, 0, HP_FENCED,
 			       o->burst_ticks, o->seed);
 
-	for (r = 0; r < total; r++) {
+	for (r = 0; r < o->warmup + max_rounds; r++) {
 		int keep = r >= o->warmup;
-		unsigned k = keep ? r - o->warmup : 0;
-		double c = hp_calib_burst(creps);
+		double slow = spell_factor(o, r);
+		double before = clk->best_cpi;
+		unsigned first_probe = clk->nprobes;
 
-		if (keep)
-			calib[k] = (c - clk->timer_overhead) / (100.0 * creps);
 		if (fenced) {
 			double e = burst(p, p->empty_fn, base, 0, HP_FENCED, en,
 					 o->seed);
 
+			if (keep && nempty == ecap) {
+				ecap = ecap ? 2 * ecap : 256;
+				if (!(empty = grow(empty, ecap, sizeof(double))))
+					goto out;
+			}
 			if (keep)
-				empty[k] = (e - clk->timer_overhead) / en;
+				empty[nempty++] = (e - clk->timer_overhead) / en;
 		}
+		clean_upper(avx);
+		if (add_probe(clk, &pcap, hp_probe_take(&clk->probe, slow)))
+			goto out;
 		/* Rotate the starting job so no job always runs first. */
 		for (size_t i = 0; i < njobs; i++) {
 			struct hp_job *jb = &jobs[(i + r) % njobs];
+			double t;
 
 			if (strcmp(jb->status, "ok"))
 				continue;
@@ -130,48 +260,84 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 			 * carry that cold start into its figure. */
 			burst(p, jb->v->fn, base + jb->align, jb->size,
 			      jb->mode, 1, o->seed);
-			double t = burst(p, jb->v->fn, base + jb->align,
-					 jb->size, jb->mode, jb->n, o->seed);
-
-			if (keep)
-				jb->ticks[k] = (t - clk->timer_overhead) / jb->n;
+			clean_upper(avx);
+			t = burst(p, jb->v->fn, base + jb->align, jb->size,
+				  jb->mode, jb->n, o->seed);
+			clean_upper(avx);
+			if (add_probe(clk, &pcap, hp_probe_take(&clk->probe, slow)))
+				goto out;
+			if (!keep)
+				continue;
+			if (job_room(jb))
+				goto out;
+			jb->ticks[jb->nsamples] =
+				(t * slow - clk->timer_overhead) / jb->n;
+			jb->probe[jb->nsamples] = clk->nprobes - 2;
+			jb->nsamples++;
 		}
-		if (o->progress && (r % 16 == 15 || r + 1 == total))
-			fprintf(stderr, "progress %u %u\n", r + 1, total);
-	}
-
-	/* Per batch: ticks per cycle and the fenced empty call. */
-	clk->nbatches = nb;
-	clk->tpc = calloc(nb, sizeof(double));
-	if (!clk->tpc)
-		return -1;
-	for (b = 0; b < nb; b++) {
-		unsigned lo = b * o->batch;
-		unsigned hi = lo + o->batch > o->rounds ? o->rounds
-							: lo + o->batch;
-
-		memcpy(tmp, calib + lo, (hi - lo) * sizeof(double));
-		clk->tpc[b] = hp_median(tmp, hi - lo);
-		memcpy(tmp, empty + lo, (hi - lo) * sizeof(double));
-		emp_b[b] = fenced ? hp_median(tmp, hi - lo) : 0;
-	}
-	clk->fenced_empty = fenced ? hp_median(empty, o->rounds) : 0;
-	for (j = 0; j < njobs; j++) {
-		struct hp_job *jb = &jobs[j];
-
-		if (strcmp(jb->status, "ok"))
+		if (!keep) {
+			/* Warm-up probes teach the full width, nothing else. */
+			clk->nprobes = 0;
 			continue;
-		for (r = 0; r < o->rounds; r++) {
-			b = r / o->batch;
-			if (jb->mode == HP_FENCED)
-				jb->ticks[r] -= emp_b[b];
-			jb->values[r] = o->unit_ticks ? jb->ticks[r]
-						      : jb->ticks[r] / clk->tpc[b];
+		}
+		if (!(round_of = grow(round_of, pcap, sizeof(unsigned))))
+			goto out;
+		for (unsigned q = first_probe; q < clk->nprobes; q++)
+			round_of[q] = r - o->warmup;
+		clk->rounds_taken = r - o->warmup + 1;
+		if (clk->best_cpi != before) {
+			rejudge_all(jobs, njobs, clk, o);
+		} else {
+			for (j = 0; j < njobs; j++)
+				if (!strcmp(jobs[j].status, "ok"))
+					judge(&jobs[j], jobs[j].nsamples - 1,
+					      clk, o);
+		}
+		unsigned least = fewest_clean(jobs, njobs);
+
+		if (o->progress && (r % 16 == 15 || least >= o->rounds))
+			fprintf(stderr, "progress %u %u\n",
+				least < o->rounds ? least : o->rounds,
+				o->rounds);
+		if (least >= o->rounds)
+			break;
+	}
+
+	/* Per batch of rounds: the median clock and fenced empty call. */
+	nb = (clk->rounds_taken + o->batch - 1) / o->batch;
+	clk->nbatches = nb;
+	clk->tpc = calloc(nb ? nb : 1, sizeof(double));
+	emp_b = calloc(nb ? nb : 1, sizeof(double));
+	tmp = calloc(clk->nprobes > nempty ? clk->nprobes + 1 : nempty + 1,
+		     sizeof(double));
+	if (!clk->tpc || !emp_b || !tmp)
+		goto out;
+	for (b = 0; b < nb; b++) {
+		unsigned n = 0, lo = b * o->batch, hi = lo + o->batch;
+
+		for (unsigned q = 0; q < clk->nprobes; q++)
+			if (round_of[q] >= lo && round_of[q] < hi)
+				tmp[n++] = clk->probes[q].tpc;
+		clk->tpc[b] = hp_median(tmp, n);
+		if (fenced) {
+			n = 0;
+			for (unsigned k = lo; k < hi && k < nempty; k++)
+				tmp[n++] = empty[k];
+			emp_b[b] = hp_median(tmp, n);
 		}
 	}
-	free(calib);
+	if (fenced) {
+		memcpy(tmp, empty, nempty * sizeof(double));
+		clk->fenced_empty = hp_median(tmp, nempty);
+	}
+	for (j = 0; j < njobs; j++)
+		if (!strcmp(jobs[j].status, "ok"))
+			convert(&jobs[j], clk, emp_b, round_of, o);
+	ret = 0;
+out:
+	free(round_of);
 	free(empty);
-	free(tmp);
 	free(emp_b);
-	return 0;
+	free(tmp);
+	return ret;
 }

@@ -6,6 +6,10 @@ latency mode. A correct engine reports N cycles for N adds, and twice as
 many for 2N: that is the self-check. The same run reports how TSC ticks
 convert to core cycles (re-measured between batches), from which the core
 frequency follows. Tolerance: 5%.
+
+Beside it, the width probe's timeline (`hotpath-bench probe`): the share of
+the core's width this thread got, interval by interval, which says whether
+a neighbour on the other hardware thread of the core comes and goes.
 """
 
 from dataclasses import dataclass
@@ -13,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from hotpath.protocol import BenchRun
+from hotpath.protocol import BenchRun, Timeline
 from hotpath.results import FigureResult
 
 PRIMITIVE = "add_chain"
@@ -24,6 +28,9 @@ DEFAULT_ROUNDS = 400
 SUITE_ROUNDS = 200
 QUICK_ROUNDS = 60
 TOLERANCE = 0.05
+TIMELINE_SECONDS = 5
+SUITE_TIMELINE_SECONDS = 2
+TIMELINE_INTERVAL_MS = 100
 
 
 @dataclass(frozen=True)
@@ -62,6 +69,7 @@ class Calibration:
     perf_reason: str | None
     chains: list[ChainCheck]
     doublings: list[DoublingCheck]
+    timeline: Timeline | None = None
 
     @property
     def passed(self) -> bool:
@@ -84,10 +92,31 @@ class Calibration:
             "chains": [c.__dict__ for c in self.chains],
             "doublings": [d.__dict__ for d in self.doublings],
             "passed": self.passed,
+            "width": _timeline_json(self.timeline) if self.timeline else None,
         }
 
 
-def analyze(bench: BenchRun, figures: list[FigureResult]) -> Calibration:
+def _timeline_json(t: Timeline) -> dict[str, Any]:
+    return {
+        "interval_ms": t.interval_ms,
+        "clean_share": t.clean_share,
+        "best_cycles_per_iteration": t.best_cycles_per_iteration,
+        "contended_fraction": t.contended_fraction,
+        "contended_intervals": contended_intervals(t),
+        "timeline": [p.__dict__ for p in t.points],
+    }
+
+
+def contended_intervals(t: Timeline) -> float:
+    """Fraction of the intervals whose median share was below the clean share."""
+    if not t.points:
+        return 0.0
+    return sum(p.share_median < t.clean_share for p in t.points) / len(t.points)
+
+
+def analyze(
+    bench: BenchRun, figures: list[FigureResult], timeline: Timeline | None = None
+) -> Calibration:
     """Build the calibration report from an add_chain run and its summarized figures."""
     if bench.clock is None:
         raise ValueError("calibration needs a `run` with a clock")
@@ -139,6 +168,7 @@ def analyze(bench: BenchRun, figures: list[FigureResult]) -> Calibration:
         perf_reason=clock.perf_cycles.reason,
         chains=chains,
         doublings=doublings,
+        timeline=timeline,
     )
 
 
@@ -172,4 +202,55 @@ def render(cal: Calibration) -> list[str]:
             f"{'PASS' if d.passed else 'FAIL'}"
         )
     lines.append(f"calibration: {'PASS' if cal.passed else 'FAIL'}")
+    if cal.timeline is not None:
+        lines += ["", *render_timeline(cal.timeline)]
+    return lines
+
+
+def _strip_char(share: float, clean: float) -> str:
+    """One interval as one ASCII character: '#' full width, then '+', '-', '.'."""
+    if share >= clean:
+        return "#"
+    return "+" if share >= 0.75 else "-" if share >= 0.5 else "."
+
+
+def neighbour_verdict(t: Timeline) -> str:
+    """One line: does this machine have a contending neighbour?"""
+    seen = contended_intervals(t)
+    seconds = len(t.points) * t.interval_ms / 1000
+    if seen == 0:
+        return f"contending neighbour: none seen in {seconds:g} s"
+    low = min(p.share_median for p in t.points)
+    return (
+        f"contending neighbour: YES, in {seen:.0%} of {seconds:g} s the core's width "
+        f"this thread got fell below {t.clean_share:.2f} (median share as low as {low:.2f}); "
+        "figures are made from the samples it did not touch"
+    )
+
+
+def render_timeline(t: Timeline) -> list[str]:
+    """The width probe over time: a strip, a table of half-second bins, a verdict."""
+    points = t.points
+    strip = "".join(_strip_char(p.share_median, t.clean_share) for p in points)
+    lines = [
+        f"core width (probe: independent adds, loads, SSE adds; full width = "
+        f"{t.best_cycles_per_iteration:.2f} core cycles per iteration, learnt here), "
+        f"every {t.interval_ms} ms:",
+        f"  {strip}",
+        f"  '#' share >= {t.clean_share:.2f} (clean), '+' >= 0.75, '-' >= 0.50, '.' below",
+        f"  {'t (s)':>7}  {'ticks/cycle':>16}  {'share median':>12}  {'share min':>9}",
+    ]
+    per_bin = max(1, 500 // t.interval_ms)
+    for start in range(0, len(points), per_bin):
+        chunk = points[start : start + per_bin]
+        tpc = [p.ticks_per_cycle for p in chunk]
+        lines.append(
+            f"  {chunk[0].t_s:>7.1f}  {min(tpc):>7.3f}-{max(tpc):<8.3f}  "
+            f"{float(np.median([p.share_median for p in chunk])):>12.2f}  "
+            f"{min(p.share_min for p in chunk):>9.2f}"
+        )
+    lines += [
+        f"  probes below {t.clean_share:.2f}: {t.contended_fraction:.1%}",
+        neighbour_verdict(t),
+    ]
     return lines

@@ -1,28 +1,88 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Comparing two stored runs figure by figure, with a verdict per figure.
 
-A figure is called "faster" or "slower" only when both hold: the
-Mann-Whitney U test gives p < 0.01, and the bootstrap 95% CI of the ratio
-of medians (B/A) lies entirely outside [1 - threshold, 1 + threshold].
-Samples inside one run are not independent on a shared machine (they share
-its drift), so the p-value alone over-claims; the practical threshold keeps
-drift from being called a difference. A ratio means nothing for figures
-near zero (a fenced figure of -1 against 0 cycles), so the medians must
-also differ by more than MIN_ABS_DIFFERENCE in the figure's unit.
+Two processes that run identical code measure different figures: code and
+data land at other addresses, and a neighbour on the core comes and goes.
+Samples inside one process cannot see that, so a p-value computed from
+them says nothing about two processes (on a shared cloud core such tests
+called identical runs different with p = 1e-40). So:
+
+- **Replicas on both sides** (`--repeat 3` or more): the evidence is the
+  spread of the replicas' medians. The ratio's 95% interval comes from
+  Student's t on the log medians: paired replica by replica when both
+  figures come from the same run (two variants timed side by side),
+  Welch's otherwise. A figure is "faster" or "slower" when that interval
+  excludes 1 and the ratio is beyond the threshold.
+- **A single run on either side**: no p-value is offered. The ratio is
+  called a change only when its interval (bootstrap within the runs) lies
+  beyond this machine's A/A floor: the largest difference it has shown
+  between replicas of identical runs (`AAFloor`, from the history), or
+  DEFAULT_FLOOR when it has shown none yet.
+
+Either way the medians must also differ by more than MIN_ABS_DIFFERENCE of
+their unit: a ratio means nothing for figures near zero.
 """
 
 import math
 from dataclasses import dataclass, field
 
+import numpy as np
+
 from hotpath.machine import Fingerprint
 from hotpath.results import FigureResult, RunResult
-from hotpath.significance import bootstrap_ratio_ci, mann_whitney_u
+from hotpath.significance import bootstrap_ratio_ci, t_two_sided_p
+from hotpath.stats import t975
 
-P_LIMIT = 0.01
 DEFAULT_THRESHOLD = 0.02
 NO_EVIDENCE = "no evidence of a difference"
 # Below one cycle (or tick) the engine cannot tell figures apart reliably.
 MIN_ABS_DIFFERENCE = 1.0
+MIN_REPLICAS = 3
+# Single runs on a machine with no A/A history: assumed, and said so.
+DEFAULT_FLOOR = 0.05
+
+
+@dataclass(frozen=True)
+class AAFloor:
+    """The largest difference this machine has shown between identical runs.
+
+    Taken from the spread (max/min - 1) of replica medians in replicated
+    runs of the history on the same machine: per figure where that figure
+    was replicated, else the 95th percentile over all replicated figures.
+    """
+
+    per_figure: dict[tuple[str, ...], float] = field(default_factory=dict)
+    machine: float | None = None  # 95th percentile over every replicated figure
+    runs: int = 0  # replicated runs it comes from
+
+    def floor(self, key: tuple[str, ...]) -> tuple[float, str]:
+        """The floor for one figure and where it comes from, in words."""
+        if key in self.per_figure:
+            return self.per_figure[key], f"this figure's A/A spread in {self.runs} run(s)"
+        if self.machine is not None:
+            return self.machine, f"95th percentile of A/A spreads in {self.runs} run(s)"
+        return DEFAULT_FLOOR, "assumed: no replicated run of this machine in the history"
+
+    @classmethod
+    def from_figures(cls, runs: list[list[FigureResult]]) -> "AAFloor":
+        """From the figures of replicated runs of one machine, a list per run."""
+        per: dict[tuple[str, ...], float] = {}
+        spreads: list[float] = []
+        used = 0
+        for figures in runs:
+            seen = False
+            for fig in figures:
+                meds = [m for m in fig.replica_medians if m > 0]
+                if len(meds) < 2 or fig.median is None or fig.median <= MIN_ABS_DIFFERENCE:
+                    continue
+                spread = max(meds) / min(meds) - 1.0
+                key = _match_key(fig, with_variant=True)
+                per[key] = max(per.get(key, 0.0), spread)
+                spreads.append(spread)
+                seen = True
+            used += seen
+        machine = float(np.percentile(spreads, 95)) if spreads else None
+        return cls(per_figure=per, machine=machine, runs=used)
 
 
 @dataclass(frozen=True)
@@ -31,8 +91,11 @@ class FigureComparison:
     b: FigureResult
     ratio: float
     ratio_ci: tuple[float, float]
-    p_value: float
+    p_value: float | None  # only from replicas, never from samples of one process
     verdict: str
+    method: str  # "paired replicas", "replicas", "single runs"
+    floor: float | None = None  # single runs: the A/A floor the CI had to clear
+    floor_source: str | None = None
 
 
 @dataclass
@@ -45,6 +108,8 @@ class Comparison:
     rows: list[FigureComparison] = field(default_factory=list)
     only_a: int = 0
     only_b: int = 0
+    variant_a: str | None = None
+    variant_b: str | None = None
 
     @property
     def same_machine(self) -> bool:
@@ -52,46 +117,158 @@ class Comparison:
 
 
 def verdict(
-    p_value: float, ratio_ci: tuple[float, float], threshold: float, abs_diff: float = math.inf
+    ratio: float,
+    ratio_ci: tuple[float, float],
+    band: float,
+    abs_diff: float = math.inf,
+    excludes_one: bool = False,
 ) -> str:
+    """faster/slower or NO_EVIDENCE.
+
+    Replicas (excludes_one=True): the 95% interval excludes 1 and the ratio
+    is beyond `band`. Single runs: the whole interval lies beyond `band`.
+    """
     lo, hi = ratio_ci
-    if math.isnan(lo) or math.isnan(hi) or p_value >= P_LIMIT:
+    if math.isnan(lo) or math.isnan(hi) or math.isnan(ratio) or abs_diff <= MIN_ABS_DIFFERENCE:
         return NO_EVIDENCE
-    if abs_diff <= MIN_ABS_DIFFERENCE:
+    if excludes_one:
+        if hi < 1.0 and ratio < 1.0 - band:
+            return "faster"
+        if lo > 1.0 and ratio > 1.0 + band:
+            return "slower"
         return NO_EVIDENCE
-    if hi < 1.0 - threshold:
+    if hi < 1.0 - band:
         return "faster"
-    if lo > 1.0 + threshold:
+    if lo > 1.0 + band:
         return "slower"
     return NO_EVIDENCE
 
 
-def compare_figures(a: FigureResult, b: FigureResult, threshold: float) -> FigureComparison:
+def replica_ratio(
+    a: list[float], b: list[float], paired: bool
+) -> tuple[tuple[float, float], float]:
+    """95% interval of the ratio B/A and its two-sided p, from replica medians."""
+    la, lb = np.log(np.asarray(a)), np.log(np.asarray(b))
+    if paired:
+        d = lb - la
+        mean, se, df = float(d.mean()), float(d.std(ddof=1)) / math.sqrt(d.size), d.size - 1.0
+    else:
+        va, vb = float(la.var(ddof=1)) / la.size, float(lb.var(ddof=1)) / lb.size
+        mean, se = float(lb.mean() - la.mean()), math.sqrt(va + vb)
+        df = (
+            (va + vb) ** 2 / (va**2 / (la.size - 1) + vb**2 / (lb.size - 1))
+            if va + vb > 0
+            else la.size + lb.size - 2.0
+        )
+    if se == 0.0:
+        return (math.exp(mean), math.exp(mean)), 0.0 if mean else 1.0
+    half = t975(df) * se
+    return (math.exp(mean - half), math.exp(mean + half)), t_two_sided_p(mean / se, df)
+
+
+def compare_figures(
+    a: FigureResult,
+    b: FigureResult,
+    threshold: float,
+    floor: tuple[float, str] = (DEFAULT_FLOOR, "assumed"),
+    paired: bool = False,
+) -> FigureComparison:
     assert a.median is not None and b.median is not None
     ratio = b.median / a.median if a.median else math.nan
-    ratio_ci = bootstrap_ratio_ci(a.samples, b.samples)
-    p_value = mann_whitney_u(a.samples, b.samples).p_value
     diff = abs(b.median - a.median)
+    ra, rb = a.replica_medians, b.replica_medians
+    if len(ra) >= MIN_REPLICAS and len(rb) >= MIN_REPLICAS and a.median > 0:
+        paired = paired and len(ra) == len(rb)
+        ci, p_value = replica_ratio(ra, rb, paired)
+        return FigureComparison(
+            a,
+            b,
+            ratio,
+            ci,
+            p_value,
+            verdict(ratio, ci, threshold, diff, excludes_one=True),
+            "paired replicas" if paired else "replicas",
+        )
+    band = max(threshold, floor[0])
+    ci = bootstrap_ratio_ci(a.samples, b.samples)
     return FigureComparison(
-        a, b, ratio, ratio_ci, p_value, verdict(p_value, ratio_ci, threshold, diff)
+        a, b, ratio, ci, None, verdict(ratio, ci, band, diff), "single runs", floor[0], floor[1]
     )
 
 
-def compare_runs(a: RunResult, b: RunResult, threshold: float = DEFAULT_THRESHOLD) -> Comparison:
-    result = Comparison(a.run_id, b.run_id, a.machine, b.machine, threshold)
-    figures_b = {f.key: f for f in b.figures if f.timed and f.samples.size}
+def _match_key(f: FigureResult, with_variant: bool) -> tuple[str, ...]:
+    key = tuple(str(part) for part in f.key)
+    return key if with_variant else key[:2] + key[3:]
+
+
+def compare_runs(
+    a: RunResult,
+    b: RunResult,
+    threshold: float = DEFAULT_THRESHOLD,
+    aa: AAFloor | None = None,
+    variant_a: str | None = None,
+    variant_b: str | None = None,
+) -> Comparison:
+    """Figures of B against A; with variant_a/variant_b, one variant against another."""
+    aa = aa if aa is not None else AAFloor()
+    result = Comparison(
+        a.run_id,
+        b.run_id,
+        a.machine,
+        b.machine,
+        threshold,
+        variant_a=variant_a,
+        variant_b=variant_b,
+    )
+    by_variant = variant_a is not None
+    paired = by_variant and a.run_id is not None and a.run_id == b.run_id
+
+    def usable(f: FigureResult, variant: str | None) -> bool:
+        return f.timed and f.samples.size > 0 and (variant is None or f.variant == variant)
+
+    figures_b = {_match_key(f, not by_variant): f for f in b.figures if usable(f, variant_b)}
     keys_a = set()
     for fig_a in a.figures:
-        if not (fig_a.timed and fig_a.samples.size):
+        if not usable(fig_a, variant_a):
             continue
-        keys_a.add(fig_a.key)
-        fig_b = figures_b.get(fig_a.key)
+        key = _match_key(fig_a, not by_variant)
+        keys_a.add(key)
+        fig_b = figures_b.get(key)
         if fig_b is None:
             result.only_a += 1
             continue
-        result.rows.append(compare_figures(fig_a, fig_b, threshold))
+        floor = max(
+            aa.floor(_match_key(fig_a, True)), aa.floor(_match_key(fig_b, True)), key=lambda f: f[0]
+        )
+        result.rows.append(compare_figures(fig_a, fig_b, threshold, floor, paired))
     result.only_b = sum(1 for key in figures_b if key not in keys_a)
     return result
+
+
+def _rule_lines(cmp: Comparison) -> list[str]:
+    methods = {row.method for row in cmp.rows}
+    lines = [
+        f"B/A ratio of medians with its 95% interval. Figures whose medians differ by "
+        f"{MIN_ABS_DIFFERENCE:g} {'unit' if MIN_ABS_DIFFERENCE == 1 else 'units'} or less "
+        "are never called different."
+    ]
+    if methods & {"replicas", "paired replicas"}:
+        lines.append(
+            f"replicas ({MIN_REPLICAS}+ processes each side): interval from Student's t on "
+            "the replicas' log medians (paired when both are from one run); 'faster'/'slower' "
+            f"when it excludes 1 and the ratio is beyond the threshold {cmp.threshold:g}."
+        )
+    if "single runs" in methods:
+        floors = sorted({(row.floor, row.floor_source) for row in cmp.rows if row.floor})
+        said = "; ".join(f"{f:.1%} ({src})" for f, src in floors[:3] if f is not None)
+        lines.append(
+            "single runs: samples inside one process say nothing about another, so no "
+            "p-value is given; a figure is called different only when its whole interval "
+            "lies beyond this machine's A/A floor (the largest difference it has shown "
+            f"between identical runs) or the threshold {cmp.threshold:g}, whichever is "
+            f"larger. Floor: {said or 'n/a'}. Run both sides with --repeat 3 for more power."
+        )
+    return lines
 
 
 def render(cmp: Comparison) -> str:
@@ -110,30 +287,39 @@ def render(cmp: Comparison) -> str:
         diffs = cmp.machine_a.differences(cmp.machine_b)
         if diffs:
             lines.append("same machine, but: " + "; ".join(diffs))
-    lines.append(
-        f"B/A ratio of medians with bootstrap 95% CI; Mann-Whitney U p-value. Verdict "
-        f"'faster'/'slower' only when p < {P_LIMIT} and the ratio CI lies outside "
-        f"[{1 - cmp.threshold:.3f}, {1 + cmp.threshold:.3f}] (threshold {cmp.threshold:g}) "
-        f"and the medians differ by more than {MIN_ABS_DIFFERENCE:g} of their unit: "
-        "samples within one run share the machine's drift and are not independent."
-    )
+    if cmp.variant_a is not None:
+        lines.append(
+            f"A: variant {cmp.variant_a} of run {cmp.run_a}; "
+            f"B: variant {cmp.variant_b} of run {cmp.run_b}"
+        )
+    lines += _rule_lines(cmp)
     lines.append("")
     header = (
         f"{'primitive':<14} {'mode':<10} {'variant':<18} {'size':>7} {'align':>5} "
-        f"{'A median':>10} {'B median':>10} {'B/A':>6} {'95% CI':>13} {'p':>8}  verdict"
+        f"{'A median':>10} {'B median':>10} {'B/A':>6} {'95% CI':>13} {'evidence':>14}  verdict"
     )
     lines += [header, "-" * len(header)]
+    counts: dict[str, int] = {}
     for row in cmp.rows:
         f = row.a
         unit = "cyc" if f.unit == "cycles" else "tick"
+        counts[row.verdict] = counts.get(row.verdict, 0) + 1
+        if row.p_value is not None:
+            sides = f"{len(row.a.replica_medians)}v{len(row.b.replica_medians)}"
+            evidence = f"{sides} p={row.p_value:.2g}"
+        else:
+            evidence = f"floor {row.floor:.1%}" if row.floor is not None else "-"
         lines.append(
             f"{f.primitive:<14} {f.mode:<10} {f.variant:<18} {f.size:>7} {f.align:>5} "
             f"{row.a.median or 0:>6.1f} {unit:<3} {row.b.median or 0:>6.1f} {unit:<3} "
             f"{row.ratio:>6.3f} {row.ratio_ci[0]:>6.3f}-{row.ratio_ci[1]:<6.3f} "
-            f"{row.p_value:>8.2g}  {row.verdict}"
+            f"{evidence:>14}  {row.verdict}"
         )
     if not cmp.rows:
         lines.append("(no figure is present in both runs)")
+    else:
+        tally = ", ".join(f"{n} {v}" for v, n in sorted(counts.items()))
+        lines.append(f"summary: {tally} of {len(cmp.rows)}")
     if cmp.only_a or cmp.only_b:
         lines.append(f"figures only in A: {cmp.only_a}, only in B: {cmp.only_b}")
     return "\n".join(lines) + "\n"
@@ -141,14 +327,15 @@ def render(cmp: Comparison) -> str:
 
 def to_json(cmp: Comparison) -> dict[str, object]:
     return {
-        "schema": "hotpath.compare/1",
+        "schema": "hotpath.compare/2",
         "run_a": cmp.run_a,
         "run_b": cmp.run_b,
+        "variant_a": cmp.variant_a,
+        "variant_b": cmp.variant_b,
         "same_machine": cmp.same_machine,
         "machine_a": cmp.machine_a.short_name(),
         "machine_b": cmp.machine_b.short_name(),
         "threshold": cmp.threshold,
-        "p_limit": P_LIMIT,
         "figures": [
             {
                 **{
@@ -156,11 +343,17 @@ def to_json(cmp: Comparison) -> dict[str, object]:
                     for k, v in r.a.to_json().items()
                     if k in ("lab", "primitive", "variant", "size", "align", "mode", "unit")
                 },
+                "variant_b": r.b.variant,
                 "median_a": r.a.median,
                 "median_b": r.b.median,
+                "replicas_a": len(r.a.replica_medians),
+                "replicas_b": len(r.b.replica_medians),
                 "ratio": r.ratio,
                 "ratio_ci": list(r.ratio_ci),
+                "method": r.method,
                 "p_value": r.p_value,
+                "floor": r.floor,
+                "floor_source": r.floor_source,
                 "verdict": r.verdict,
             }
             for r in cmp.rows

@@ -121,6 +121,16 @@ def check_rounds(rounds: int) -> int:
     return rounds
 
 
+MAX_REPEAT = 100
+
+
+def check_repeat(repeat: int) -> int:
+    """Runner processes per primitive: 1..MAX_REPEAT."""
+    if not 1 <= repeat <= MAX_REPEAT:
+        raise UsageError(f"--repeat '{repeat}': allowed: 1..{MAX_REPEAT}")
+    return repeat
+
+
 def check_cpu(cpu: int | None) -> int | None:
     """CPU to pin to: -1 (do not pin) or a CPU number."""
     if cpu is not None and cpu < -1:

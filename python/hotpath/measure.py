@@ -16,7 +16,14 @@ from hotpath.inputs import UserVariantSpec, check_known
 from hotpath.labs import lab_for
 from hotpath.machine import fingerprint
 from hotpath.progress import ProgressBar
-from hotpath.protocol import BenchRun, Listing, parse_listing, parse_run
+from hotpath.protocol import (
+    BenchRun,
+    Listing,
+    Timeline,
+    parse_listing,
+    parse_run,
+    parse_timeline,
+)
 from hotpath.results import RunResult
 from hotpath.runner import Runner, invoke, locate_runner
 from hotpath.usercode import compile_user_variants
@@ -55,6 +62,14 @@ def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
+def timeline(runner: Runner, seconds: int, interval_ms: int, cpu: int | None) -> Timeline:
+    """The width probe and the clock over `seconds`, one point per interval."""
+    args = ["probe", "--seconds", str(seconds), "--interval-ms", str(interval_ms)]
+    if cpu is not None:
+        args += ["--cpu", str(cpu)]
+    return parse_timeline(invoke(runner, args))
+
+
 def listing(runner: Runner) -> Listing:
     return parse_listing(invoke(runner, ["list"]))
 
@@ -84,23 +99,34 @@ def run_requests(
     requests: list[Request],
     user_specs: list[UserVariantSpec],
     show_progress: bool,
-) -> list[BenchRun]:
-    """Run each request; the user's --with variants go with the first one."""
-    results = []
+    repeat: int = 1,
+) -> list[list[BenchRun]]:
+    """Run each request in `repeat` fresh runner processes: its replicas.
+
+    The replicas go round the requests (all first replicas, then all
+    second ones), so a spell of the machine's lands on several primitives
+    rather than on every replica of one. The user's --with variants go
+    with the first request.
+    """
+    groups: list[list[BenchRun]] = [[] for _ in requests]
     with tempfile.TemporaryDirectory(prefix="hotpath-with-") as tmp:
         with_args = compile_user_variants(user_specs, runner.user_cflags(), Path(tmp))
-        for number, request in enumerate(requests):
-            label = f"{request.primitive} ({number + 1}/{len(requests)})"
-            progress = ProgressBar(label) if show_progress else None
-            doc = invoke(runner, request.arguments(with_args if number == 0 else []), progress)
-            results.append(parse_run(doc))
-    return results
+        for replica in range(repeat):
+            for number, request in enumerate(requests):
+                label = f"{request.primitive} ({number + 1}/{len(requests)})"
+                if repeat > 1:
+                    label += f" replica {replica + 1}/{repeat}"
+                progress = ProgressBar(label) if show_progress else None
+                args = request.arguments(with_args if number == 0 else [])
+                groups[number].append(parse_run(invoke(runner, args, progress)))
+    return groups
 
 
 def new_run(
-    command: str, benches: list[BenchRun], noisy_fraction: float, command_line: str
+    command: str, groups: list[list[BenchRun]], noisy_fraction: float, command_line: str
 ) -> RunResult:
-    first = benches[0] if benches else None
+    """One stored run from each primitive's replicas."""
+    first = groups[0][0] if groups and groups[0] else None
     tsc_hz = first.clock.tsc_hz if first and first.clock else None
     run = RunResult(
         command=command,
@@ -108,8 +134,8 @@ def new_run(
         machine=fingerprint(cpu=first.cpu if first else None, tsc_hz=tsc_hz),
         command_line=command_line,
     )
-    for bench in benches:
-        run.add_bench(bench, noisy_fraction)
+    for replicas in groups:
+        run.add_replicas(replicas, noisy_fraction)
     for name in run.labs:
         lab = lab_for(name)
         if lab is not None and lab.attach_bounds is not None:

@@ -57,9 +57,12 @@ class Clock:
     timer_overhead_ticks: float | None
     fenced_empty_ticks: float | None
     perf_cycles: PerfCycles
+    # The width probe: full width, shares seen, rounds taken (engine.md).
+    width: dict[str, Any] | None = None
 
     def to_json(self) -> dict[str, Any]:
         return {
+            "width": self.width,
             "source": self.source,
             "unit": self.unit,
             "unit_long": self.unit_long,
@@ -132,6 +135,10 @@ class RawFigure:
     calls_per_sample: int | None
     values: list[float]
     ticks: list[float]
+    # Per sample: the lower width share of the probes around it, and
+    # whether it was clean (full width, steady clock). Old output: empty.
+    share: list[float] = field(default_factory=list)
+    clean: list[bool] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -205,6 +212,7 @@ def parse_clock(obj: Any) -> Clock:
             available=_get(perf, "available", bool, "clock.perf_cycles"),
             reason=_opt(perf, "reason", str, "clock.perf_cycles"),
         ),
+        width=_opt(obj, "width", dict, where),
     )
 
 
@@ -266,6 +274,8 @@ def parse_figure(obj: Any) -> RawFigure:
         calls_per_sample=_opt(obj, "calls_per_sample", int, where),
         values=_floats(obj.get("values") or [], "figures[].values"),
         ticks=_floats(obj.get("ticks") or [], "figures[].ticks"),
+        share=_floats(obj.get("share") or [], "figures[].share"),
+        clean=[bool(c) for c in _floats(obj.get("clean") or [], "figures[].clean")],
     )
 
 
@@ -282,6 +292,49 @@ def parse_run(doc: Any, command: str = "run") -> BenchRun:
         settings=dict(doc.get("settings") or {}),
         variants=[parse_variant(v) for v in _get(doc, "variants", list, "run")],
         figures=[parse_figure(f) for f in doc.get("figures") or []],
+    )
+
+
+@dataclass(frozen=True)
+class TimelinePoint:
+    t_s: float
+    ticks_per_cycle: float
+    share_median: float
+    share_min: float
+
+
+@dataclass(frozen=True)
+class Timeline:
+    """`hotpath-bench probe`: the clock and the core's width over time."""
+
+    cpu: Cpu
+    tsc_hz: float
+    interval_ms: int
+    clean_share: float
+    best_cycles_per_iteration: float
+    contended_fraction: float
+    points: list[TimelinePoint]
+
+
+def parse_timeline(doc: Any) -> Timeline:
+    doc = _check_schema(doc, "probe")
+    where = "probe"
+    return Timeline(
+        cpu=parse_cpu(_get(doc, "cpu", dict, where)),
+        tsc_hz=_get(doc, "tsc_hz", float, where),
+        interval_ms=_get(doc, "interval_ms", int, where),
+        clean_share=_get(doc, "clean_share", float, where),
+        best_cycles_per_iteration=_get(doc, "best_cycles_per_iteration", float, where),
+        contended_fraction=_get(doc, "contended_fraction", float, where),
+        points=[
+            TimelinePoint(
+                t_s=_get(p, "t_s", float, "timeline[]"),
+                ticks_per_cycle=_get(p, "ticks_per_cycle", float, "timeline[]"),
+                share_median=_get(p, "share_median", float, "timeline[]"),
+                share_min=_get(p, "share_min", float, "timeline[]"),
+            )
+            for p in _get(doc, "timeline", list, where)
+        ],
     )
 
 

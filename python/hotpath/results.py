@@ -16,8 +16,14 @@ import numpy as np
 
 from hotpath import __version__
 from hotpath.machine import Fingerprint
-from hotpath.protocol import BenchRun, Variant
-from hotpath.stats import DEFAULT_NOISY_FRACTION, FloatArray, summarize
+from hotpath.protocol import BenchRun, RawFigure, Variant
+from hotpath.stats import (
+    DEFAULT_NOISY_FRACTION,
+    FloatArray,
+    is_noisy,
+    summarize,
+    widen_by_replicas,
+)
 
 RESULT_SCHEMA = "hotpath.result/1"
 
@@ -121,8 +127,14 @@ class FigureResult:
     ci_hi: float | None = None
     noisy: bool = False
     calls_per_sample: int | None = None
+    # The clean samples only (full width, steady clock), all replicas pooled.
     samples: FloatArray = field(default_factory=lambda: np.empty(0, dtype=np.float64))
     bound: Bound | None = None  # set by a lab with a bound model (csum_partial)
+    samples_taken: int = 0  # clean or not, all replicas
+    kept_fraction: float | None = None  # clean / taken
+    min_share: float | None = None  # lowest width share around any sample
+    short: bool = False  # fewer clean samples than the rounds asked for
+    replica_medians: list[float] = field(default_factory=list)  # one per process
 
     @property
     def key(self) -> tuple[str, str, str, int, int, str, str]:
@@ -153,6 +165,11 @@ class FigureResult:
             "ci_hi": self.ci_hi,
             "noisy": self.noisy,
             "calls_per_sample": self.calls_per_sample,
+            "samples_taken": self.samples_taken,
+            "kept_fraction": self.kept_fraction,
+            "min_share": self.min_share,
+            "short": self.short,
+            "replica_medians": self.replica_medians,
         }
         if self.bound is not None:
             doc["bound"] = self.bound.to_json()
@@ -213,17 +230,30 @@ class RunResult:
 
     def add_bench(self, bench: BenchRun, noisy_fraction: float = DEFAULT_NOISY_FRACTION) -> None:
         """Summarize one runner invocation into this run."""
-        if bench.lab not in self.labs:
-            self.labs.append(bench.lab)
-        if bench.clock is not None:
-            self.clocks[bench.primitive] = bench.clock.to_json()
-        self.settings[bench.primitive] = bench.settings
-        self.variants.extend(VariantResult(bench.lab, bench.primitive, v) for v in bench.variants)
-        unit = bench.clock.unit if bench.clock else "cycles"
-        for raw in bench.figures:
+        self.add_replicas([bench], noisy_fraction)
+
+    def add_replicas(
+        self, benches: list[BenchRun], noisy_fraction: float = DEFAULT_NOISY_FRACTION
+    ) -> None:
+        """Summarize the runner processes of one primitive (its replicas) into this run."""
+        first = benches[0]
+        if first.lab not in self.labs:
+            self.labs.append(first.lab)
+        if first.clock is not None:
+            clock = first.clock.to_json()
+            if len(benches) > 1:
+                clock["replica_widths"] = [b.clock.width if b.clock else None for b in benches]
+            self.clocks[first.primitive] = clock
+        self.settings[first.primitive] = {**first.settings, "replicas": len(benches)}
+        self.variants.extend(VariantResult(first.lab, first.primitive, v) for v in first.variants)
+        unit = first.clock.unit if first.clock else "cycles"
+        wanted = int(first.settings.get("rounds") or 0) * len(benches)
+        for index, raw in enumerate(first.figures):
+            copies = [b.figures[index] for b in benches if index < len(b.figures)]
+            copies = [c for c in copies if (c.variant, c.size, c.align, c.mode) == _raw_key(raw)]
             figure = FigureResult(
-                lab=bench.lab,
-                primitive=bench.primitive,
+                lab=first.lab,
+                primitive=first.primitive,
                 variant=raw.variant,
                 size=raw.size,
                 align=raw.align,
@@ -233,20 +263,8 @@ class RunResult:
                 reason=raw.reason,
                 calls_per_sample=raw.calls_per_sample,
             )
-            if raw.status == "ok" and raw.values:
-                summary = summarize(raw.values, noisy_fraction)
-                figure.samples = np.asarray(raw.values, dtype=np.float64)
-                figure.n = summary.n
-                figure.median = summary.median
-                figure.min = summary.min
-                figure.p10 = summary.p10
-                figure.p90 = summary.p90
-                figure.ci_lo = summary.ci_lo
-                figure.ci_hi = summary.ci_hi
-                figure.noisy = summary.noisy
-            elif raw.status == "ok":
-                figure.status = "n/a"
-                figure.reason = "no samples"
+            if raw.status == "ok":
+                _summarize_clean(figure, copies, wanted, noisy_fraction)
             self.figures.append(figure)
 
     def wrong_variants(self) -> list[VariantResult]:
@@ -278,3 +296,53 @@ class RunResult:
         if self.bound_models:
             doc["bound_models"] = {p: m.to_json() for p, m in self.bound_models.items()}
         return doc
+
+
+def _raw_key(raw: RawFigure) -> tuple[str, int, int, str]:
+    return (raw.variant, raw.size, raw.align, raw.mode)
+
+
+def _clean_values(raw: RawFigure) -> FloatArray:
+    values: FloatArray = np.asarray(raw.values, dtype=np.float64)
+    if len(raw.clean) != values.size:  # output of a runner without the probe
+        return values
+    kept: FloatArray = values[np.asarray(raw.clean, dtype=bool)]
+    return kept
+
+
+def _summarize_clean(
+    figure: FigureResult, copies: list[RawFigure], wanted: int, noisy_fraction: float
+) -> None:
+    """The figure from its clean samples; short or n/a when there are too few."""
+    per_replica = [_clean_values(c) for c in copies]
+    kept = np.concatenate(per_replica) if per_replica else np.empty(0)
+    figure.samples_taken = sum(len(c.values) for c in copies)
+    shares = [s for c in copies for s in c.share]
+    figure.min_share = min(shares) if shares else None
+    figure.kept_fraction = kept.size / figure.samples_taken if figure.samples_taken else None
+    if kept.size == 0:
+        figure.status = "n/a"
+        figure.reason = (
+            f"no clean sample among {figure.samples_taken}: a neighbour on the core "
+            f"(lowest width share {figure.min_share:.2f}) or a changing clock spoiled every one"
+            if figure.samples_taken and figure.min_share is not None
+            else "no samples"
+        )
+        return
+    figure.short = kept.size < wanted
+    figure.replica_medians = [float(np.median(v)) for v in per_replica if v.size]
+    summary = summarize(kept, noisy_fraction)
+    figure.samples = kept
+    figure.n = summary.n
+    figure.median = summary.median
+    figure.min = summary.min
+    figure.p10 = summary.p10
+    figure.p90 = summary.p90
+    figure.ci_lo, figure.ci_hi = widen_by_replicas(
+        (summary.ci_lo, summary.ci_hi), summary.median, figure.replica_medians
+    )
+    figure.noisy = figure.short or is_noisy(
+        summary.median, figure.ci_lo, figure.ci_hi, noisy_fraction
+    )
+    if figure.short:
+        figure.reason = f"only {kept.size} of {wanted} samples clean: the core was contended"

@@ -8,6 +8,7 @@ interval instead of a mean, plus min, p10 and p90 for the shape. The RNG
 seed is fixed so that the same samples always give the same interval.
 """
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -99,3 +100,35 @@ def summarize(
 def intervals_overlap(a: tuple[float, float], b: tuple[float, float]) -> bool:
     """True when two closed intervals share a point: no order can be claimed."""
     return a[0] <= b[1] and b[0] <= a[1]
+
+
+# Two-sided 95% quantiles of Student's t for 1..30 degrees of freedom.
+T975 = (
+    12.706, 4.303, 3.182, 2.776, 2.571, 2.447, 2.365, 2.306, 2.262, 2.228,
+    2.201, 2.179, 2.160, 2.145, 2.131, 2.120, 2.110, 2.101, 2.093, 2.086,
+    2.080, 2.074, 2.069, 2.064, 2.060, 2.056, 2.052, 2.048, 2.045, 2.042,
+)  # fmt: skip
+
+
+def t975(df: float) -> float:
+    """The 97.5% quantile of Student's t (df rounded down; 1.96 past 30)."""
+    k = int(df)
+    if k < 1:
+        return math.inf
+    return T975[k - 1] if k <= len(T975) else 1.96
+
+
+def widen_by_replicas(
+    ci: tuple[float, float], median: float, replica_medians: list[float]
+) -> tuple[float, float]:
+    """The CI, widened to hold the between-process spread when there are replicas.
+
+    Samples inside one process share its code and data placement; with
+    three or more processes the t-interval of their medians, centred on
+    the pooled median, says how far another process could land.
+    """
+    k = len(replica_medians)
+    if k < 3:
+        return ci
+    half = t975(k - 1) * float(np.std(replica_medians, ddof=1)) / math.sqrt(k)
+    return min(ci[0], median - half), max(ci[1], median + half)

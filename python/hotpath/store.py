@@ -23,7 +23,16 @@ from hotpath.machine import Fingerprint
 from hotpath.protocol import parse_variant
 from hotpath.results import FigureResult, RunResult, VariantResult
 
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2
+# Columns version 2 added to figures (the width probe and replicas); a
+# version 1 history gains them, empty, when it is next written to.
+FIGURE_COLUMNS_V2 = (
+    ("samples_taken", "INTEGER NOT NULL DEFAULT 0"),
+    ("kept_fraction", "REAL"),
+    ("min_share", "REAL"),
+    ("short", "INTEGER NOT NULL DEFAULT 0"),
+    ("replica_medians", "TEXT"),
+)
 SQLITE_HEADER = b"SQLite format 3\x00"
 ALLOWED = "--db wants a SQLite file hotpath created, or a new file in a writable folder"
 
@@ -50,7 +59,9 @@ CREATE TABLE IF NOT EXISTS figures (
     unit TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
     n INTEGER NOT NULL, median REAL, min REAL, p10 REAL, p90 REAL,
     ci_lo REAL, ci_hi REAL, noisy INTEGER NOT NULL,
-    calls_per_sample INTEGER, samples BLOB
+    calls_per_sample INTEGER, samples BLOB,
+    samples_taken INTEGER NOT NULL DEFAULT 0, kept_fraction REAL, min_share REAL,
+    short INTEGER NOT NULL DEFAULT 0, replica_medians TEXT
 );
 CREATE INDEX IF NOT EXISTS figures_by_run ON figures(run_id);
 """
@@ -160,6 +171,8 @@ class Store:
                     conn.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
             else:
                 _check_version(version, path, True)
+                if create and version < SCHEMA_VERSION:
+                    _upgrade(conn)
         except (OSError, sqlite3.Error) as err:
             raise StoreError(f"database '{path}' cannot be opened ({err}); {ALLOWED}") from err
         return cls(conn, path)
@@ -189,7 +202,7 @@ class Store:
             )
             run_id = int(cursor.lastrowid or 0)
             self.conn.executemany(
-                "INSERT INTO figures VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                "INSERT INTO figures VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
                 [_figure_row(run_id, f) for f in run.figures],
             )
         run.run_id = run_id
@@ -236,6 +249,26 @@ class Store:
             raise UsageError(f"run '{ref}': no such run in '{self.path}' (see hotpath history)")
         return int(text)
 
+    def replicated_figures(self, machine_key: str, limit: int = 50) -> list[list[FigureResult]]:
+        """Figures with two or more replica medians, per run, from the newest
+        `limit` runs of this machine that have any: the A/A evidence."""
+        have = {row[1] for row in self.conn.execute("PRAGMA table_info(figures)")}
+        if "replica_medians" not in have:
+            return []
+        rows = self.conn.execute(
+            "SELECT f.* FROM figures f JOIN runs r ON r.id = f.run_id"
+            " WHERE r.machine_key = ? AND f.replica_medians LIKE '[%,%]'"
+            " AND f.run_id IN (SELECT DISTINCT f2.run_id FROM figures f2 JOIN runs r2"
+            "  ON r2.id = f2.run_id WHERE r2.machine_key = ?"
+            "  AND f2.replica_medians LIKE '[%,%]' ORDER BY f2.run_id DESC LIMIT ?)"
+            " ORDER BY f.run_id",
+            (machine_key, machine_key, limit),
+        )
+        runs: dict[int, list[FigureResult]] = {}
+        for row in rows:
+            runs.setdefault(int(row[0]), []).append(_figure_from_row(row))
+        return list(runs.values())
+
     def load(self, run_id: int) -> RunResult:
         row = self.conn.execute(
             "SELECT started, hotpath_version, command, command_line, machine_json, clock_json,"
@@ -264,11 +297,23 @@ class Store:
         return run
 
 
+def _upgrade(conn: sqlite3.Connection) -> None:
+    """Version 1 to 2: the figures' probe and replica columns."""
+    have = {row[1] for row in conn.execute("PRAGMA table_info(figures)")}
+    with conn:
+        for name, kind in FIGURE_COLUMNS_V2:
+            if name not in have:
+                conn.execute(f"ALTER TABLE figures ADD COLUMN {name} {kind}")
+        conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+
 def _figure_row(run_id: int, f: FigureResult) -> tuple[Any, ...]:
     return (
         run_id, f.lab, f.primitive, f.variant, f.size, f.align, f.mode, f.unit, f.status,
         f.reason, f.n, f.median, f.min, f.p10, f.p90, f.ci_lo, f.ci_hi, int(f.noisy),
         f.calls_per_sample, pack_samples(f.samples) if f.samples.size else None,
+        f.samples_taken, f.kept_fraction, f.min_share, int(f.short),
+        json.dumps(f.replica_medians),
     )  # fmt: skip
 
 
@@ -278,6 +323,11 @@ def _figure_from_row(row: tuple[Any, ...]) -> FigureResult:
         unit=row[7], status=row[8], reason=row[9], n=row[10], median=row[11], min=row[12],
         p10=row[13], p90=row[14], ci_lo=row[15], ci_hi=row[16], noisy=bool(row[17]),
         calls_per_sample=row[18], samples=unpack_samples(row[19]),
+        samples_taken=row[20] if len(row) > 20 else 0,
+        kept_fraction=row[21] if len(row) > 21 else None,
+        min_share=row[22] if len(row) > 22 else None,
+        short=bool(row[23]) if len(row) > 23 else False,
+        replica_medians=json.loads(row[24]) if len(row) > 24 and row[24] else [],
     )  # fmt: skip
 
 

@@ -178,6 +178,10 @@ def main():
             )
         )
         return
+    if command == "probe":
+        # A timeline recorded on a 2-vCPU AMD EPYC (family 25 model 1) VM.
+        print((Path(__file__).parent / "fixtures" / "probe-epyc-f25m1.json").read_text())
+        return
     name = opts.get("primitive") or fail("--primitive", "", "required")
     if name not in PRIMITIVES:
         fail("primitive", name, "one of " + ", ".join(PRIMITIVES))

@@ -205,8 +205,8 @@ def run_for_html():
         primitive="csum_partial", sizes=(40,), aligns=(0, 1), modes=("latency",), rounds=10,
         variants=("seed-dead-code", "hp-csum"),
     )  # fmt: skip
-    benches = measure.run_requests(runner, [request], [], show_progress=False)
-    return measure.new_run("csum", benches, 0.05, "hotpath csum")
+    groups = measure.run_requests(runner, [request], [], show_progress=False)
+    return measure.new_run("csum", groups, 0.05, "hotpath csum")
 
 
 @needs_tools

@@ -1,8 +1,21 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""compare verdicts on synthetic runs."""
+"""compare verdicts on synthetic runs: single runs against the A/A floor,
+replicas by the spread of their medians, paired variants of one run."""
 
-from hotpath.compare import NO_EVIDENCE, compare_runs, render, verdict
+import pytest
+
+from hotpath.compare import (
+    DEFAULT_FLOOR,
+    NO_EVIDENCE,
+    AAFloor,
+    compare_runs,
+    render,
+    replica_ratio,
+    verdict,
+)
 from test_store import make_run
+
+STEADY = [1.0, 1.005, 0.997]  # replica medians of one figure / its base, 0.8% apart
 
 
 def test_identical_runs_show_no_evidence():
@@ -12,18 +25,60 @@ def test_identical_runs_show_no_evidence():
     assert "DIFFERENT MACHINES" not in render(cmp)
 
 
-def test_ten_percent_shift_is_called():
-    slower = compare_runs(make_run(), make_run(scale=1.10))
+def test_single_runs_offer_no_p_value_and_need_the_floor():
+    # 4% slower, tight within-run intervals: a within-process test would
+    # call it; below the assumed 5% floor it is not a change.
+    cmp = compare_runs(make_run(base=100), make_run(base=100, scale=1.04))
+    row = cmp.rows[0]
+    assert row.method == "single runs" and row.p_value is None
+    assert row.floor == DEFAULT_FLOOR and "assumed" in (row.floor_source or "")
+    assert row.verdict == NO_EVIDENCE
+    assert "no p-value" in render(cmp)
+    # Past the floor it is called.
+    a, b = make_run(base=100), make_run(base=100, scale=1.10)
+    assert compare_runs(a, b).rows[0].verdict == "slower"
+    assert compare_runs(b, a).rows[0].verdict == "faster"
+
+
+def test_floor_comes_from_the_machines_replicated_history():
+    history = make_run(replicas=[1.0, 1.01, 1.025], base=100)  # 2.5% between processes
+    aa = AAFloor.from_figures([history.figures])
+    assert aa.runs == 1
+    cmp = compare_runs(make_run(base=100), make_run(base=100, scale=1.04), aa=aa)
+    assert cmp.rows[0].floor == pytest.approx(0.025)
+    assert cmp.rows[0].verdict == "slower"  # 4% clears a 2.5% floor
+    assert "this figure's A/A spread" in (cmp.rows[0].floor_source or "")
+
+
+def test_replicas_decide_from_their_spread():
+    a = make_run(replicas=STEADY, base=100)
+    same = compare_runs(a, make_run(base=100, replicas=[1.002, 0.999, 1.004]))
+    assert same.rows[0].method == "replicas" and same.rows[0].verdict == NO_EVIDENCE
+    slower = compare_runs(a, make_run(base=100, scale=1.05, replicas=STEADY))
     assert slower.rows[0].verdict == "slower"
-    assert slower.rows[0].p_value < 0.01
-    faster = compare_runs(make_run(scale=1.10), make_run())
-    assert faster.rows[0].verdict == "faster"
+    assert slower.rows[0].p_value is not None and slower.rows[0].p_value < 0.05
+    # The same 5% with replicas scattered by 6% is no evidence.
+    wide = compare_runs(a, make_run(base=100, scale=1.05, replicas=[0.94, 1.0, 1.06]))
+    assert wide.rows[0].verdict == NO_EVIDENCE
 
 
-def test_small_shift_within_threshold_is_not_called():
-    cmp = compare_runs(make_run(), make_run(scale=1.01), threshold=0.02)
-    assert cmp.rows[0].verdict == NO_EVIDENCE
-    assert "threshold 0.02" in render(cmp)
+def test_two_variants_of_one_run_are_paired_by_replica():
+    run = make_run(base=100, replicas=STEADY)
+    slow = make_run(base=100, scale=1.05, replicas=STEADY).figures[0]
+    slow.variant = "slow"
+    run.figures.append(slow)
+    run.run_id = 7
+    cmp = compare_runs(run, run, variant_a="ref", variant_b="slow")
+    assert len(cmp.rows) == 1
+    assert cmp.rows[0].method == "paired replicas" and cmp.rows[0].verdict == "slower"
+    assert "variant ref of run 7" in render(cmp)
+
+
+def test_replica_ratio_interval():
+    (lo, hi), p = replica_ratio([10.0, 10.1, 9.9], [11.0, 11.1, 10.9], paired=False)
+    assert lo < 1.1 < hi and lo > 1.05 and p < 0.001
+    (lo, hi), p = replica_ratio([10.0, 10.1, 9.9], [10.0, 10.1, 9.9], paired=True)
+    assert lo == hi == pytest.approx(1.0) and p == 1.0
 
 
 def test_machine_mismatch_named():
@@ -37,15 +92,17 @@ def test_machine_mismatch_named():
 
 
 def test_verdict_rules():
-    assert verdict(0.001, (0.80, 0.90), 0.02) == "faster"
-    assert verdict(0.001, (1.05, 1.10), 0.02) == "slower"
-    assert verdict(0.001, (0.97, 0.99), 0.02) == NO_EVIDENCE  # CI touches the band
-    assert verdict(0.02, (0.80, 0.90), 0.02) == NO_EVIDENCE  # p not small enough
+    # single runs: the whole interval beyond the band
+    assert verdict(0.85, (0.80, 0.90), 0.02) == "faster"
+    assert verdict(1.07, (1.05, 1.10), 0.02) == "slower"
+    assert verdict(0.98, (0.97, 0.99), 0.02) == NO_EVIDENCE  # CI touches the band
+    # replicas: the interval excludes 1 and the ratio is beyond the band
+    assert verdict(0.96, (0.93, 0.99), 0.02, excludes_one=True) == "faster"
+    assert verdict(0.99, (0.985, 0.995), 0.02, excludes_one=True) == NO_EVIDENCE
+    assert verdict(0.96, (0.90, 1.01), 0.02, excludes_one=True) == NO_EVIDENCE
 
 
 def test_figures_near_zero_are_not_called_different() -> None:
-    from hotpath.compare import verdict
-
-    # a tight, significant ratio far outside the threshold, but one cycle apart
-    assert verdict(1e-9, (-0.2, -0.1), 0.02, abs_diff=1.0) == "no evidence of a difference"
-    assert verdict(1e-9, (1.5, 1.6), 0.02, abs_diff=5.0) == "slower"
+    # a tight ratio far outside the band, but one cycle apart
+    assert verdict(-0.15, (-0.2, -0.1), 0.02, abs_diff=1.0) == NO_EVIDENCE
+    assert verdict(1.55, (1.5, 1.6), 0.02, abs_diff=5.0) == "slower"

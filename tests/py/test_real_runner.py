@@ -37,7 +37,8 @@ def test_csum_json(cli):
     assert {(f["size"], f["align"]) for f in doc["figures"]} == {(40, 0), (40, 1), (64, 0),
                                                                   (64, 1)}  # fmt: skip
     ref = [f for f in doc["figures"] if f["variant"] == "rfc1071-ref" and f["status"] == "ok"]
-    assert ref and all(f["n"] == 8 and f["median"] is not None for f in ref)
+    # every figure has its 8 clean samples; some have more while others wait for theirs
+    assert ref and all(f["n"] >= 8 and f["median"] is not None for f in ref)
     # the chain bound beside the 40-byte latency figures, n/a everywhere else
     bounds = {(f["variant"], f["size"], f["align"], f["mode"]): f["bound"] for f in doc["figures"]}
     assert bounds[("seed-dead-code", 64, 0, "latency")]["status"] == "n/a"

@@ -14,7 +14,10 @@ from hotpath.results import FigureResult, RunResult, VariantResult
 from hotpath.store import SCHEMA_VERSION, Store, check_db_path
 
 
-def make_run(scale: float = 1.0, model: int = 17) -> RunResult:
+def make_run(
+    scale: float = 1.0, model: int = 17, replicas: list[float] | None = None, base: float = 10.0
+) -> RunResult:
+    """A run of one figure near `base` cycles; `replicas`: replica medians / base."""
     fp = Fingerprint(vendor="AuthenticAMD", family=25, model=model, stepping=1,
                      model_name="AMD EPYC", hypervisor="kvm", tsc_hz=2.6e9)  # fmt: skip
     run = RunResult(command="csum", started="2025-01-01T00:00:00+00:00", machine=fp,
@@ -27,11 +30,12 @@ def make_run(scale: float = 1.0, model: int = 17) -> RunResult:
                                                       failure)),
     ]  # fmt: skip
     rng = np.random.default_rng(1)
-    samples = (10.0 + rng.exponential(0.05, 200)) * scale
+    samples = (base + rng.exponential(base / 200, 200)) * scale
     fig = FigureResult("csum", "csum_partial", "ref", 40, 0, "latency", "cycles", "ok",
                        n=200, median=float(np.median(samples)), min=float(samples.min()),
-                       p10=1.0, p90=2.0, ci_lo=9.9 * scale, ci_hi=10.1 * scale,
-                       samples=samples)  # fmt: skip
+                       p10=1.0, p90=2.0, ci_lo=0.99 * base * scale, ci_hi=1.01 * base * scale,
+                       samples=samples,
+                       replica_medians=[m * base * scale for m in replicas or []])  # fmt: skip
     skipped = FigureResult("csum", "csum_partial", "bad", 40, 0, "latency", "cycles",
                            "not timed", reason="variant is wrong")  # fmt: skip
     run.figures = [fig, skipped]

@@ -10,6 +10,7 @@ import sys
 
 from hotpath import calibration, measure
 from hotpath.commands.common import add_output_options, check_common, store_run
+from hotpath.errors import UsageError
 from hotpath.inputs import check_cpu, check_rounds
 from hotpath.render import markdown
 from hotpath.render.context import context_lines
@@ -20,9 +21,17 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "calibrate",
         help="clock source, TSC ticks per core cycle, and the N-adds self-check",
         description="Time chains of 50, 100 and 200 dependent adds in latency mode: a "
-        "correct engine reports N cycles for N adds. Exit status 1 if a check fails.",
+        "correct engine reports N cycles for N adds; then watch the core's width with the "
+        "probe for a few seconds: does a neighbour on the other hardware thread take part "
+        "of it? Exit status 1 if a check fails.",
     )
     parser.add_argument("--rounds", type=int, default=calibration.DEFAULT_ROUNDS)
+    parser.add_argument(
+        "--seconds",
+        type=int,
+        default=calibration.TIMELINE_SECONDS,
+        help=f"how long to watch the width (default {calibration.TIMELINE_SECONDS}; 0: not)",
+    )
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: no pinning)")
     add_output_options(parser)
     parser.set_defaults(handler=run)
@@ -42,11 +51,18 @@ def request(rounds: int, cpu: int | None = None) -> measure.Request:
 def run(args: argparse.Namespace) -> int:
     rounds = check_rounds(args.rounds)
     cpu = check_cpu(args.cpu)
+    if not 0 <= args.seconds <= 3600:
+        raise UsageError(f"--seconds '{args.seconds}': allowed: 0..3600")
     check_common(args)
     runner = measure.get_runner()
-    benches = measure.run_requests(runner, [request(rounds, cpu)], [], sys.stderr.isatty())
-    result = measure.new_run("calibrate", benches, args.noisy_threshold, args.command_line)
-    cal = calibration.analyze(benches[0], result.figures)
+    groups = measure.run_requests(runner, [request(rounds, cpu)], [], sys.stderr.isatty())
+    result = measure.new_run("calibrate", groups, args.noisy_threshold, args.command_line)
+    width = (
+        measure.timeline(runner, args.seconds, calibration.TIMELINE_INTERVAL_MS, cpu)
+        if args.seconds
+        else None
+    )
+    cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
     store_run(args, result)
     if args.json:

@@ -44,6 +44,17 @@ def add_output_options(parser: argparse.ArgumentParser, store: bool = True) -> N
     )
 
 
+def add_repeat_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--repeat",
+        type=int,
+        default=1,
+        metavar="N",
+        help="run the measurement in N fresh runner processes, stored as one run with N "
+        "replicas; compare decides from their spread when both sides have 3 or more",
+    )
+
+
 def db_path(args: argparse.Namespace) -> Path:
     path: Path | None = getattr(args, "db", None)
     return path if path is not None else default_db_path()

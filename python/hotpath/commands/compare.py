@@ -1,5 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""`hotpath compare RUN_A RUN_B`: is B faster or slower than A, with evidence."""
+"""`hotpath compare A B`: is B faster or slower than A, with evidence.
+
+A and B are runs (`12`, `last`, `last~1`), or one variant of a run each
+(`last:kernel-5.17 last:mine`): then that variant's figures are compared
+with the other's, size by size.
+"""
 
 import argparse
 import json
@@ -8,40 +13,73 @@ import sys
 from hotpath import compare
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.errors import UsageError
+from hotpath.results import RunResult
 from hotpath.store import Store, check_db_path
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="compare two stored runs figure by figure",
-        description="RUN is an id from `hotpath history`, 'last' or 'last~N'.",
+        help="compare two stored runs (or two variants) figure by figure",
+        description="RUN is an id from `hotpath history`, 'last' or 'last~N'; RUN:VARIANT "
+        "takes one variant of that run (then both sides name one). With 3 or more replicas "
+        "on each side (--repeat) the verdict comes from the spread of the replicas; with "
+        "single runs a difference must clear this machine's A/A floor.",
     )
-    parser.add_argument("run_a", metavar="RUN_A")
-    parser.add_argument("run_b", metavar="RUN_B")
+    parser.add_argument("run_a", metavar="A", help="RUN or RUN:VARIANT")
+    parser.add_argument("run_b", metavar="B", help="RUN or RUN:VARIANT")
     parser.add_argument(
         "--threshold",
         type=float,
         default=compare.DEFAULT_THRESHOLD,
         help="smallest ratio change called a difference (default 0.02: 2%%)",
     )
-    parser.add_argument("--json", action="store_true", help="print hotpath.compare/1 JSON")
+    parser.add_argument("--json", action="store_true", help="print hotpath.compare/2 JSON")
     add_db_option(parser)
     parser.set_defaults(handler=run)
+
+
+def _split(ref: str) -> tuple[str, str | None]:
+    run, sep, variant = ref.partition(":")
+    if sep and not variant:
+        raise UsageError(f"run '{ref}': allowed: RUN or RUN:VARIANT with a variant name")
+    return run, variant if sep else None
+
+
+def _check_variant(run: RunResult, variant: str, ref: str) -> None:
+    names = sorted({f.variant for f in run.figures if f.timed})
+    if variant not in names:
+        raise UsageError(
+            f"variant '{variant}' of '{ref}': no timed figure; allowed: {', '.join(names)}"
+        )
 
 
 def run(args: argparse.Namespace) -> int:
     if not 0.0 <= args.threshold < 1.0:
         raise UsageError(f"--threshold '{args.threshold}': allowed: a fraction in [0, 1)")
+    ref_a, variant_a = _split(args.run_a)
+    ref_b, variant_b = _split(args.run_b)
+    if (variant_a is None) != (variant_b is None):
+        raise UsageError(
+            f"'{args.run_a}' and '{args.run_b}': name a variant on both sides (RUN:VARIANT) "
+            "or on neither"
+        )
     path = db_path(args)
     check_db_path(path)
     store = Store.open(path, create=False)
     try:
-        run_a = store.load(store.resolve(args.run_a))
-        run_b = store.load(store.resolve(args.run_b))
+        run_a = store.load(store.resolve(ref_a))
+        run_b = store.load(store.resolve(ref_b))
+        keys = {run_a.machine.key(), run_b.machine.key()}
+        aa = compare.AAFloor.from_figures(
+            [figs for key in sorted(keys) for figs in store.replicated_figures(key)]
+        )
     finally:
         store.close()
-    result = compare.compare_runs(run_a, run_b, args.threshold)
+    if variant_a is not None and variant_b is not None:
+        _check_variant(run_a, variant_a, args.run_a)
+        _check_variant(run_b, variant_b, args.run_b)
+    result = compare.compare_runs(run_a, run_b, args.threshold, aa, variant_a, variant_b)
     if args.json:
         sys.stdout.write(json.dumps(compare.to_json(result), indent=2) + "\n")
     else:

@@ -10,11 +10,18 @@ from pathlib import Path
 
 from hotpath import measure
 from hotpath.commands import seedtable
-from hotpath.commands.common import add_output_options, check_common, emit, store_run
+from hotpath.commands.common import (
+    add_output_options,
+    add_repeat_option,
+    check_common,
+    emit,
+    store_run,
+)
 from hotpath.errors import UsageError
 from hotpath.inputs import (
     UNITS,
     check_cpu,
+    check_repeat,
     check_rounds,
     parse_aligns,
     parse_modes,
@@ -58,6 +65,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--primitive", default=None, help=f"one of {', '.join(lab.primitives)}")
     parser.add_argument("--rounds", type=int, default=lab.default_rounds, help="samples per figure")
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: no pinning)")
+    add_repeat_option(parser)
     parser.add_argument(
         "--with",
         dest="with_",
@@ -76,6 +84,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 def run(args: argparse.Namespace, lab: Lab) -> int:
     seed = seedtable.chosen(args, lab)
+    check_repeat(args.repeat)
     if seed is not None:
         modes = parse_modes(args.modes) if args.modes is not None else seed.modes
         rounds = check_rounds(args.rounds)
@@ -122,8 +131,10 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
                 extra=lab.runner_args(args),
             )
         )
-    benches = measure.run_requests(runner, requests, user_specs, show_progress=_tty())
-    result = measure.new_run(lab.name, benches, args.noisy_threshold, args.command_line)
+    groups = measure.run_requests(
+        runner, requests, user_specs, show_progress=_tty(), repeat=args.repeat
+    )
+    result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
     store_run(args, result)
     if args.plot is not None:
         plot_run(result, args.plot)

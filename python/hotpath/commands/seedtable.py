@@ -93,8 +93,10 @@ def run(
                 extra=lab.runner_args(args),
             )
         )
-    benches = measure.run_requests(runner, requests, [], show_progress=sys.stderr.isatty())
-    result = measure.new_run(lab.name, benches, args.noisy_threshold, args.command_line)
+    groups = measure.run_requests(
+        runner, requests, [], show_progress=sys.stderr.isatty(), repeat=args.repeat
+    )
+    result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
     store_run(args, result)
     if args.plot is not None:
         plot_run(result, args.plot)

@@ -13,7 +13,8 @@ from pathlib import Path
 
 from hotpath import calibration, measure
 from hotpath.commands.calibrate import request as calibration_request
-from hotpath.commands.common import add_db_option, check_common, store_run
+from hotpath.commands.common import add_db_option, add_repeat_option, check_common, store_run
+from hotpath.inputs import check_repeat
 from hotpath.labs import ALL_LABS
 from hotpath.report import check_folder, default_folder, write_report
 from hotpath.stats import DEFAULT_NOISY_FRACTION
@@ -29,12 +30,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--quick", action="store_true", help="fewer rounds: a smoke run")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="report folder")
     parser.add_argument("--no-store", action="store_true", help="do not save the run")
+    add_repeat_option(parser)
     add_db_option(parser)
     parser.set_defaults(handler=run, noisy_threshold=DEFAULT_NOISY_FRACTION)
 
 
 def run(args: argparse.Namespace) -> int:
     folder: Path = args.out if args.out is not None else default_folder()
+    repeat = check_repeat(args.repeat)
     check_folder(folder)
     check_common(args)
     runner = measure.get_runner()
@@ -57,9 +60,12 @@ def run(args: argparse.Namespace) -> int:
                     rounds=suite.quick_rounds if args.quick else suite.rounds,
                 )
             )
-    benches = measure.run_requests(runner, requests, [], show_progress=True)
-    result = measure.new_run("run", benches, args.noisy_threshold, args.command_line)
-    cal = calibration.analyze(benches[0], result.figures)
+    groups = measure.run_requests(runner, requests, [], show_progress=True, repeat=repeat)
+    result = measure.new_run("run", groups, args.noisy_threshold, args.command_line)
+    width = measure.timeline(
+        runner, calibration.SUITE_TIMELINE_SECONDS, calibration.TIMELINE_INTERVAL_MS, None
+    )
+    cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
     store_run(args, result)
     write_report(result, folder, cal)
