@@ -132,6 +132,18 @@ static void emit_width(struct hp_json *j, const struct hp_run *run)
 	hp_json_obj_begin(j);
 	hp_json_key(j, "best_cycles_per_iteration");
 	hp_json_num(j, c->best_cpi);
+	hp_json_key(j, "learnt_cycles_per_iteration");
+	{
+		struct hp_width_floor own = c->floor;
+
+		own.reference = 0;
+		hp_json_num(j, hp_width_best(&own));
+	}
+	hp_json_key(j, "reference_cycles_per_iteration");
+	if (run->so.width_ref > 0)
+		hp_json_num(j, run->so.width_ref);
+	else
+		hp_json_null(j);
 	hp_json_key(j, "clean_share");
 	hp_json_num(j, run->so.clean_share);
 	hp_json_key(j, "freq_tolerance");

@@ -44,18 +44,24 @@ struct hp_probe_reading {
 void hp_probe_init(struct hp_probe *pr, double tsc_hz, double overhead);
 
 /*
- * Full width, learnt from the probes: not the single fastest probe (one
- * whose chain was interrupted has a huge clock and so a tiny, false cost)
- * but the K-th fastest, K = 0.5% of the probes (4..HP_WIDTH_K).
+ * Full width, learnt from the probes. Not the single fastest probe: one
+ * whose chain ran slower than its width burst (interrupted, or the core
+ * still ramping its clock up) has too large a clock and so a false, tiny
+ * cost. So a probe teaches only when its clock agrees with the probe
+ * before it, and full width is the K-th fastest of those, K = 1% of them
+ * (4..HP_WIDTH_K).
  */
-#define HP_WIDTH_K 64
+#define HP_WIDTH_K 512
 struct hp_width_floor {
 	double low[HP_WIDTH_K];	/* the fastest costs seen, ascending */
 	unsigned nlow;
 	unsigned long seen;
+	double last_tpc;
+	double tolerance;	/* clock agreement, as freq_tolerance */
+	double reference;	/* full width seen by earlier runs (0: none) */
 };
 
-void hp_width_add(struct hp_width_floor *w, double cpi);
+void hp_width_add(struct hp_width_floor *w, struct hp_probe_reading r);
 double hp_width_best(const struct hp_width_floor *w);
 /* @slow > 1 only from the test hook: the width burst is made that much
  * slower, as a neighbour would; the chain is not. */
@@ -104,6 +110,7 @@ struct hp_sampler_opts {
 	double clean_share;	/* lowest width share a clean sample may see */
 	double freq_tolerance;	/* largest clock change across a clean sample */
 	unsigned max_rounds;	/* the budget: rounds after warm-up, at most */
+	double width_ref;	/* full width from earlier runs (--width-ref) */
 	/* Test hook (--test-spells): in rounds r with r % every < len the
 	 * width probes and the samples take @factor times as long. */
 	struct { unsigned every, len; double factor; } spell;

@@ -95,25 +95,33 @@ struct hp_probe_reading hp_probe_take(const struct hp_probe *pr, double slow)
 	return r;
 }
 
-void hp_width_add(struct hp_width_floor *w, double cpi)
+void hp_width_add(struct hp_width_floor *w, struct hp_probe_reading r)
 {
+	double prev = w->last_tpc;
 	unsigned i;
 
+	w->last_tpc = r.tpc;
+	if (!(r.cpi > 0) || !(prev > 0) ||
+	    fabs(r.tpc - prev) > w->tolerance * fmin(r.tpc, prev))
+		return;
 	w->seen++;
-	if (!(cpi > 0) || (w->nlow == HP_WIDTH_K && cpi >= w->low[HP_WIDTH_K - 1]))
+	if (w->nlow == HP_WIDTH_K && r.cpi >= w->low[HP_WIDTH_K - 1])
 		return;
 	i = w->nlow < HP_WIDTH_K ? w->nlow++ : HP_WIDTH_K - 1;
-	for (; i > 0 && w->low[i - 1] > cpi; i--)
+	for (; i > 0 && w->low[i - 1] > r.cpi; i--)
 		w->low[i] = w->low[i - 1];
-	w->low[i] = cpi;
+	w->low[i] = r.cpi;
 }
 
 double hp_width_best(const struct hp_width_floor *w)
 {
-	unsigned long k = w->seen / 200;
+	unsigned long k = w->seen / 100;
 
-	if (!w->nlow)
-		return INFINITY;
+	double learnt;
+
 	k = k < 4 ? 4 : k > HP_WIDTH_K ? HP_WIDTH_K : k;
-	return w->low[(k > w->nlow ? w->nlow : k) - 1];
+	learnt = w->nlow ? w->low[(k > w->nlow ? w->nlow : k) - 1] : INFINITY;
+	/* A neighbour busy for the whole of this run would make its own
+	 * best a contended one; earlier runs on this machine know better. */
+	return w->reference > 0 && w->reference < learnt ? w->reference : learnt;
 }

@@ -106,6 +106,16 @@ static double opt_fraction(const char *name, const char *v)
 	return x;
 }
 
+static double opt_positive(const char *name, const char *v)
+{
+	char *end;
+	double x = strtod(v, &end);
+
+	if (*end || end == v || !(x > 0 && x < 1e6))
+		usage_error(name, v, "a number of cycles above 0");
+	return x;
+}
+
 /* --test-spells EVERY:LEN:FACTOR, the neighbour a test can order. */
 static void parse_spells(struct hp_sampler_opts *so, const char *v)
 {
@@ -171,6 +181,8 @@ static void parse_args(struct hp_run *run, int argc, char **argv)
 			run->so.clean_share = opt_fraction("clean-share", v);
 		} else if (!strcmp(o, "--freq-tolerance")) {
 			run->so.freq_tolerance = opt_fraction("freq-tolerance", v);
+		} else if (!strcmp(o, "--width-ref")) {
+			run->so.width_ref = opt_positive("width-ref", v);
 		} else if (!strcmp(o, "--max-rounds")) {
 			run->so.max_rounds = opt_u64("max-rounds", v, 1, 10000000);
 		} else if (!strcmp(o, "--test-spells")) {

@@ -129,7 +129,7 @@ static int add_probe(struct hp_clock_result *clk, unsigned *cap,
 		*cap = c;
 	}
 	clk->probes[clk->nprobes++] = r;
-	hp_width_add(&clk->floor, r.cpi);
+	hp_width_add(&clk->floor, r);
 	clk->best_cpi = hp_width_best(&clk->floor);
 	return 0;
 }
@@ -211,6 +211,8 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 
 	clk->timer_overhead = timer_overhead(p, base);
 	memset(&clk->floor, 0, sizeof(clk->floor));
+	clk->floor.tolerance = o->freq_tolerance;
+	clk->floor.reference = o->width_ref;
 	clk->best_cpi = INFINITY;
 	hp_probe_init(&clk->probe, o->tsc_hz, clk->timer_overhead);
 	for (j = 0; j < njobs; j++) {

@@ -40,7 +40,7 @@ int hp_timeline(struct hp_run *run, struct hp_json *j)
 	struct hp_probe_reading *rd = calloc(total ? total : 1, sizeof(*rd));
 	double *tmp = calloc(PROBES_PER_INTERVAL, sizeof(double));
 	double best, overhead, contended = 0;
-	struct hp_width_floor floor = { .nlow = 0 };
+	static struct hp_width_floor floor;
 	struct hp_probe pr;
 	struct timespec t0;
 
@@ -52,6 +52,8 @@ int hp_timeline(struct hp_run *run, struct hp_json *j)
 	run->tsc_hz = hp_tsc_hz();
 	overhead = hp_timer_overhead();
 	hp_probe_init(&pr, run->tsc_hz, overhead);
+	floor.tolerance = run->so.freq_tolerance;
+	floor.reference = run->so.width_ref;
 	clock_gettime(CLOCK_MONOTONIC, &t0);
 	for (k = 0; k < nint; k++) {
 		double slow = 1.0;
@@ -66,7 +68,7 @@ int hp_timeline(struct hp_run *run, struct hp_json *j)
 			struct hp_probe_reading r = hp_probe_take(&pr, slow);
 
 			rd[k * PROBES_PER_INTERVAL + i] = r;
-			hp_width_add(&floor, r.cpi);
+			hp_width_add(&floor, r);
 		}
 		sleep_ms((k + 1) * (double)run->interval_ms - elapsed_ms(&t0));
 	}

@@ -11,7 +11,9 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hotpath.errors import RunnerError
+import numpy as np
+
+from hotpath.errors import RunnerError, StoreError, UsageError
 from hotpath.inputs import UserVariantSpec, check_known
 from hotpath.labs import lab_for
 from hotpath.machine import fingerprint
@@ -26,6 +28,7 @@ from hotpath.protocol import (
 )
 from hotpath.results import RunResult
 from hotpath.runner import Runner, invoke, locate_runner
+from hotpath.store import Store
 from hotpath.usercode import compile_user_variants
 
 
@@ -43,7 +46,7 @@ class Request:
     unit: str = "cycles"
     extra: list[str] = field(default_factory=list)
 
-    def arguments(self, with_args: list[str]) -> list[str]:
+    def arguments(self, with_args: list[str], width_ref: float | None = None) -> list[str]:
         args = ["run", "--primitive", self.primitive]
         args += ["--sizes", ",".join(map(str, self.sizes))]
         args += ["--aligns", ",".join(map(str, self.aligns))]
@@ -55,6 +58,8 @@ class Request:
             args += ["--cpu", str(self.cpu)]
         for value in with_args:
             args += ["--with", value]
+        if width_ref is not None:
+            args += ["--width-ref", f"{width_ref:.6g}"]
         return args + self.extra
 
 
@@ -62,11 +67,19 @@ def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-def timeline(runner: Runner, seconds: int, interval_ms: int, cpu: int | None) -> Timeline:
+def timeline(
+    runner: Runner,
+    seconds: int,
+    interval_ms: int,
+    cpu: int | None,
+    width_ref: float | None = None,
+) -> Timeline:
     """The width probe and the clock over `seconds`, one point per interval."""
     args = ["probe", "--seconds", str(seconds), "--interval-ms", str(interval_ms)]
     if cpu is not None:
         args += ["--cpu", str(cpu)]
+    if width_ref is not None:
+        args += ["--width-ref", f"{width_ref:.6g}"]
     return parse_timeline(invoke(runner, args))
 
 
@@ -100,14 +113,18 @@ def run_requests(
     user_specs: list[UserVariantSpec],
     show_progress: bool,
     repeat: int = 1,
+    width_history: list[float] | None = None,
 ) -> list[list[BenchRun]]:
     """Run each request in `repeat` fresh runner processes: its replicas.
 
     The replicas go round the requests (all first replicas, then all
     second ones), so a spell of the machine's lands on several primitives
     rather than on every replica of one. The user's --with variants go
-    with the first request.
+    with the first request. Each process is told the full width that the
+    machine's earlier runs and this one's earlier processes learnt
+    (`width_history`, see width_reference).
     """
+    learnt = list(width_history or [])
     groups: list[list[BenchRun]] = [[] for _ in requests]
     with tempfile.TemporaryDirectory(prefix="hotpath-with-") as tmp:
         with_args = compile_user_variants(user_specs, runner.user_cflags(), Path(tmp))
@@ -117,9 +134,43 @@ def run_requests(
                 if repeat > 1:
                     label += f" replica {replica + 1}/{repeat}"
                 progress = ProgressBar(label) if show_progress else None
-                args = request.arguments(with_args if number == 0 else [])
-                groups[number].append(parse_run(invoke(runner, args, progress)))
+                args = request.arguments(with_args if number == 0 else [], width_reference(learnt))
+                bench = parse_run(invoke(runner, args, progress))
+                groups[number].append(bench)
+                own = (
+                    (bench.clock.width or {}).get("learnt_cycles_per_iteration")
+                    if bench.clock
+                    else None
+                )
+                if isinstance(own, int | float) and own > 0:
+                    learnt.append(float(own))
     return groups
+
+
+def width_reference(learnt: list[float]) -> float | None:
+    """Full width for the next process: the median of what runs learnt.
+
+    The median, not the best: one run's own floor can be off by a few
+    percent (code placement) and a bogus one must not rule every run after.
+    A run whose neighbour never left learns a slower width than the rest,
+    and the median outvotes it.
+    """
+    return float(np.median(learnt)) if learnt else None
+
+
+def width_history(db: Path | None, known: Listing) -> list[float]:
+    """What earlier runs of this machine in the history at `db` learnt."""
+    if db is None or not db.is_file():
+        return []
+    key = fingerprint(cpu=known.cpu).key()
+    try:
+        store = Store.open(db, create=False)
+    except (StoreError, UsageError):
+        return []
+    try:
+        return store.width_references(key)
+    finally:
+        store.close()
 
 
 def new_run(

@@ -269,6 +269,22 @@ class Store:
             runs.setdefault(int(row[0]), []).append(_figure_from_row(row))
         return list(runs.values())
 
+    def width_references(self, machine_key: str, limit: int = 20) -> list[float]:
+        """Full width (core cycles per probe iteration) that the newest `limit`
+        runs of this machine learnt for themselves, one per primitive run."""
+        found: list[float] = []
+        rows = self.conn.execute(
+            "SELECT clock_json FROM runs WHERE machine_key = ? ORDER BY id DESC LIMIT ?",
+            (machine_key, limit),
+        )
+        for (text,) in rows:
+            for clock in json.loads(text).values():
+                width = clock.get("width") if isinstance(clock, dict) else None
+                value = width.get("learnt_cycles_per_iteration") if width else None
+                if isinstance(value, int | float) and value > 0:
+                    found.append(float(value))
+        return found
+
     def load(self, run_id: int) -> RunResult:
         row = self.conn.execute(
             "SELECT started, hotpath_version, command, command_line, machine_json, clock_json,"

@@ -9,7 +9,7 @@ import json
 import sys
 
 from hotpath import calibration, measure
-from hotpath.commands.common import add_output_options, check_common, store_run
+from hotpath.commands.common import add_output_options, check_common, db_path, store_run
 from hotpath.errors import UsageError
 from hotpath.inputs import check_cpu, check_rounds
 from hotpath.render import markdown
@@ -55,10 +55,19 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--seconds '{args.seconds}': allowed: 0..3600")
     check_common(args)
     runner = measure.get_runner()
-    groups = measure.run_requests(runner, [request(rounds, cpu)], [], sys.stderr.isatty())
+    history = measure.width_history(db_path(args), measure.listing(runner))
+    groups = measure.run_requests(
+        runner, [request(rounds, cpu)], [], sys.stderr.isatty(), width_history=history
+    )
     result = measure.new_run("calibrate", groups, args.noisy_threshold, args.command_line)
     width = (
-        measure.timeline(runner, args.seconds, calibration.TIMELINE_INTERVAL_MS, cpu)
+        measure.timeline(
+            runner,
+            args.seconds,
+            calibration.TIMELINE_INTERVAL_MS,
+            cpu,
+            measure.width_reference(history),
+        )
         if args.seconds
         else None
     )

@@ -14,6 +14,7 @@ from hotpath.commands.common import (
     add_output_options,
     add_repeat_option,
     check_common,
+    db_path,
     emit,
     store_run,
 )
@@ -132,7 +133,12 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
             )
         )
     groups = measure.run_requests(
-        runner, requests, user_specs, show_progress=_tty(), repeat=args.repeat
+        runner,
+        requests,
+        user_specs,
+        show_progress=_tty(),
+        repeat=args.repeat,
+        width_history=measure.width_history(db_path(args), known),
     )
     result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
     store_run(args, result)

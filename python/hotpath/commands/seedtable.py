@@ -94,7 +94,12 @@ def run(
             )
         )
     groups = measure.run_requests(
-        runner, requests, [], show_progress=sys.stderr.isatty(), repeat=args.repeat
+        runner,
+        requests,
+        [],
+        show_progress=sys.stderr.isatty(),
+        repeat=args.repeat,
+        width_history=measure.width_history(db_path(args), known),
     )
     result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
     store_run(args, result)

@@ -13,7 +13,13 @@ from pathlib import Path
 
 from hotpath import calibration, measure
 from hotpath.commands.calibrate import request as calibration_request
-from hotpath.commands.common import add_db_option, add_repeat_option, check_common, store_run
+from hotpath.commands.common import (
+    add_db_option,
+    add_repeat_option,
+    check_common,
+    db_path,
+    store_run,
+)
 from hotpath.inputs import check_repeat
 from hotpath.labs import ALL_LABS
 from hotpath.report import check_folder, default_folder, write_report
@@ -60,10 +66,17 @@ def run(args: argparse.Namespace) -> int:
                     rounds=suite.quick_rounds if args.quick else suite.rounds,
                 )
             )
-    groups = measure.run_requests(runner, requests, [], show_progress=True, repeat=repeat)
+    history = measure.width_history(db_path(args), known)
+    groups = measure.run_requests(
+        runner, requests, [], show_progress=True, repeat=repeat, width_history=history
+    )
     result = measure.new_run("run", groups, args.noisy_threshold, args.command_line)
     width = measure.timeline(
-        runner, calibration.SUITE_TIMELINE_SECONDS, calibration.TIMELINE_INTERVAL_MS, None
+        runner,
+        calibration.SUITE_TIMELINE_SECONDS,
+        calibration.TIMELINE_INTERVAL_MS,
+        None,
+        measure.width_reference(history),
     )
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
