@@ -85,6 +85,7 @@ int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
 /* ---- sampler.c ---- */
 struct hp_job {
 	const struct hp_variant *v;
+	unsigned site;		/* burst copy: one per variant (bench.h) */
 	size_t size, align;
 	enum hp_mode mode;
 	const char *status;	/* "ok", "n/a", "not timed" */

@@ -341,6 +341,8 @@ static void plan_jobs(struct hp_run *run)
 						continue;
 					jb = &run->jobs[run->njobs++];
 					jb->v = v;
+					/* the last site is the empty call's */
+					jb->site = i % (HP_BURST_SITES - 1);
 					jb->size = run->sizes[s];
 					jb->align = run->aligns[a];
 					jb->mode = m;

@@ -40,11 +40,14 @@ double hp_median(double *v, size_t n)
 	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
-static uint64_t burst(const struct hp_primitive *p, const void *fn,
-		      const uint8_t *buf, size_t len, enum hp_mode mode,
-		      unsigned n, uint64_t seed)
+/* The empty call is timed through a call site of its own, the last. */
+#define EMPTY_SITE (HP_BURST_SITES - 1)
+
+static uint64_t burst(const struct hp_primitive *p, unsigned site,
+		      const void *fn, const uint8_t *buf, size_t len,
+		      enum hp_mode mode, unsigned n, uint64_t seed)
 {
-	return p->burst(fn, buf, len, seed, mode, n);
+	return p->burst[site % HP_BURST_SITES](fn, buf, len, seed, mode, n);
 }
 
 /*
@@ -60,19 +63,19 @@ static void clean_upper(int avx)
 }
 
 /* Calls per sample so that one sample lasts about @target ticks. */
-static unsigned calls_for(const struct hp_primitive *p, const void *fn,
-			  const uint8_t *buf, size_t len, enum hp_mode mode,
-			  uint64_t target, uint64_t seed)
+static unsigned calls_for(const struct hp_primitive *p, unsigned site,
+			  const void *fn, const uint8_t *buf, size_t len,
+			  enum hp_mode mode, uint64_t target, uint64_t seed)
 {
 	unsigned n = 1;
-	uint64_t t = burst(p, fn, buf, len, mode, n, seed);
+	uint64_t t = burst(p, site, fn, buf, len, mode, n, seed);
 
 	while (t < target / 4 && n < (1u << 24)) {
 		n *= 2;
-		t = burst(p, fn, buf, len, mode, n, seed);
+		t = burst(p, site, fn, buf, len, mode, n, seed);
 	}
 	for (int i = 0; i < 3; i++) {
-		uint64_t u = burst(p, fn, buf, len, mode, n, seed);
+		uint64_t u = burst(p, site, fn, buf, len, mode, n, seed);
 
 		if (u < t)
 			t = u;
@@ -90,7 +93,8 @@ static double timer_overhead(const struct hp_primitive *p, const uint8_t *buf)
 	double v[201];
 
 	for (int i = 0; i < 201; i++)
-		v[i] = burst(p, p->empty_fn, buf, 0, HP_LATENCY, 0, 0);
+		v[i] = burst(p, EMPTY_SITE, p->empty_fn, buf, 0, HP_LATENCY,
+			     0, 0);
 	return hp_median(v, 201);
 }
 
@@ -220,12 +224,12 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 
 		if (strcmp(jb->status, "ok"))
 			continue;
-		jb->n = calls_for(p, jb->v->fn, base + jb->align, jb->size,
-				  jb->mode, o->burst_ticks, o->seed);
+		jb->n = calls_for(p, jb->site, jb->v->fn, base + jb->align,
+				  jb->size, jb->mode, o->burst_ticks, o->seed);
 		fenced |= jb->mode == HP_FENCED;
 	}
 	if (fenced)
-		en = calls_for(p, p->empty_fn, base, 0, HP_FENCED,
+		en = calls_for(p, EMPTY_SITE, p->empty_fn, base, 0, HP_FENCED,
 			       o->burst_ticks, o->seed);
 
 	for (r = 0; r < o->warmup + max_rounds; r++) {
@@ -235,8 +239,8 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 		unsigned first_probe = clk->nprobes;
 
 		if (fenced) {
-			double e = burst(p, p->empty_fn, base, 0, HP_FENCED, en,
-					 o->seed);
+			double e = burst(p, EMPTY_SITE, p->empty_fn, base, 0,
+					 HP_FENCED, en, o->seed);
 
 			if (keep && nempty == ecap) {
 				ecap = ecap ? 2 * ecap : 256;
@@ -260,11 +264,11 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 			 * have evicted this buffer or retrained the branch
 			 * predictors, and a sample of a few long calls would
 			 * carry that cold start into its figure. */
-			burst(p, jb->v->fn, base + jb->align, jb->size,
-			      jb->mode, 1, o->seed);
+			burst(p, jb->site, jb->v->fn, base + jb->align,
+			      jb->size, jb->mode, 1, o->seed);
 			clean_upper(avx);
-			t = burst(p, jb->v->fn, base + jb->align, jb->size,
-				  jb->mode, jb->n, o->seed);
+			t = burst(p, jb->site, jb->v->fn, base + jb->align,
+				  jb->size, jb->mode, jb->n, o->seed);
 			clean_upper(avx);
 			if (add_probe(clk, &pcap, hp_probe_take(&clk->probe, slow)))
 				goto out;

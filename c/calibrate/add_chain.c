@@ -39,7 +39,8 @@ static int chain_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
-static uint64_t chain_burst(const void *fn_, const uint8_t *buf, size_t len,
+static inline __attribute__((always_inline)) uint64_t
+chain_burst(const void *fn_, const uint8_t *buf, size_t len,
 			    uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	chain_fn fn = (chain_fn)fn_;
@@ -49,6 +50,8 @@ static uint64_t chain_burst(const void *fn_, const uint8_t *buf, size_t len,
 	HP_OPAQUE(len);
 	return HP_BURST_MODES(mode, n, x, fn(buf, len, x));
 }
+
+HP_BURST_COPIES(chain_burst_sites, chain_burst);
 
 static const char *chain_promise_name(uint32_t promise)
 {
@@ -72,6 +75,6 @@ const struct hp_primitive hp_prim_add_chain = {
 	.nvariants = 1,
 	.empty_fn = chain_empty,
 	.check = chain_check,
-	.burst = chain_burst,
+	.burst = chain_burst_sites,
 	.promise_name = chain_promise_name,
 };

@@ -25,7 +25,8 @@ static int crc32c_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
-static uint64_t crc32c_burst(const void *fn_, const uint8_t *buf,
+static inline __attribute__((always_inline)) uint64_t
+crc32c_burst(const void *fn_, const uint8_t *buf,
 			     size_t len, uint64_t seed, enum hp_mode mode,
 			     unsigned n)
 {
@@ -37,6 +38,8 @@ static uint64_t crc32c_burst(const void *fn_, const uint8_t *buf,
 	HP_OPAQUE(len);
 	return HP_BURST_MODES(mode, n, c, fn(c, buf, len));
 }
+
+HP_BURST_COPIES(crc32c_burst_sites, crc32c_burst);
 
 static const char *crc32c_promise_name(uint32_t promise)
 {
@@ -153,6 +156,6 @@ const struct hp_primitive hp_prim_crc32c = {
 	.nvariants = sizeof(crc32c_variants) / sizeof(crc32c_variants[0]),
 	.empty_fn = crc32c_empty,
 	.check = crc32c_check,
-	.burst = crc32c_burst,
+	.burst = crc32c_burst_sites,
 	.promise_name = crc32c_promise_name,
 };

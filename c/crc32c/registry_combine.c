@@ -26,7 +26,8 @@ static int combine_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
-static uint64_t combine_burst(const void *fn_, const uint8_t *buf,
+static inline __attribute__((always_inline)) uint64_t
+combine_burst(const void *fn_, const uint8_t *buf,
 			      size_t len, uint64_t seed, enum hp_mode mode,
 			      unsigned n)
 {
@@ -38,6 +39,8 @@ static uint64_t combine_burst(const void *fn_, const uint8_t *buf,
 	HP_OPAQUE(len);
 	return HP_BURST_MODES(mode, n, c, fn(c, crc2, len));
 }
+
+HP_BURST_COPIES(combine_burst_sites, combine_burst);
 
 static const char *combine_promise_name(uint32_t promise)
 {
@@ -89,6 +92,6 @@ const struct hp_primitive hp_prim_crc32c_combine = {
 	.nvariants = sizeof(combine_variants) / sizeof(combine_variants[0]),
 	.empty_fn = combine_empty,
 	.check = combine_check,
-	.burst = combine_burst,
+	.burst = combine_burst_sites,
 	.promise_name = combine_promise_name,
 };

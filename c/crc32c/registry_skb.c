@@ -62,7 +62,8 @@ static int skb_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
-static uint64_t skb_burst(const void *fn_, const uint8_t *buf, size_t len,
+static inline __attribute__((always_inline)) uint64_t
+skb_burst(const void *fn_, const uint8_t *buf, size_t len,
 			  uint64_t seed, enum hp_mode mode, unsigned n,
 			  int nonlinear)
 {
@@ -91,18 +92,24 @@ static int nonlin_check(const struct hp_variant *v, const uint8_t *buf,
 	return skb_check(v, buf, len, seed, e, g, 1);
 }
 
-static uint64_t lin_burst(const void *fn, const uint8_t *buf, size_t len,
+static inline __attribute__((always_inline)) uint64_t
+lin_burst(const void *fn, const uint8_t *buf, size_t len,
 			  uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	return skb_burst(fn, buf, len, seed, mode, n, 0);
 }
 
-static uint64_t nonlin_burst(const void *fn, const uint8_t *buf,
+HP_BURST_COPIES(lin_burst_sites, lin_burst);
+
+static inline __attribute__((always_inline)) uint64_t
+nonlin_burst(const void *fn, const uint8_t *buf,
 			     size_t len, uint64_t seed, enum hp_mode mode,
 			     unsigned n)
 {
 	return skb_burst(fn, buf, len, seed, mode, n, 1);
 }
+
+HP_BURST_COPIES(nonlin_burst_sites, nonlin_burst);
 
 static const char *skb_promise_name(uint32_t promise)
 {
@@ -155,7 +162,7 @@ const struct hp_primitive hp_prim_skb_crc32c_linear = {
 	.nvariants = sizeof(lin_variants) / sizeof(lin_variants[0]),
 	.empty_fn = walk_empty,
 	.check = lin_check,
-	.burst = lin_burst,
+	.burst = lin_burst_sites,
 	.promise_name = skb_promise_name,
 };
 
@@ -167,6 +174,6 @@ const struct hp_primitive hp_prim_skb_crc32c_nonlinear = {
 	.nvariants = sizeof(nonlin_variants) / sizeof(nonlin_variants[0]),
 	.empty_fn = walk_empty,
 	.check = nonlin_check,
-	.burst = nonlin_burst,
+	.burst = nonlin_burst_sites,
 	.promise_name = skb_promise_name,
 };

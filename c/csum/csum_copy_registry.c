@@ -44,7 +44,8 @@ static int copy_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
-static uint64_t copy_burst(const void *fn_, const uint8_t *buf, size_t len_,
+static inline __attribute__((always_inline)) uint64_t
+copy_burst(const void *fn_, const uint8_t *buf, size_t len_,
 			   uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_csum_copy_fn fn = (hp_csum_copy_fn)fn_;
@@ -58,6 +59,8 @@ static uint64_t copy_burst(const void *fn_, const uint8_t *buf, size_t len_,
 	HP_OPAQUE(len);
 	return HP_BURST_MODES(mode, n, s, fn(buf, d, len, s));
 }
+
+HP_BURST_COPIES(copy_burst_sites, copy_burst);
 
 static const char *copy_promise_name(uint32_t promise)
 {
@@ -111,7 +114,7 @@ const struct hp_primitive hp_prim_csum_partial_copy = {
 	.nvariants = sizeof(copy_variants) / sizeof(copy_variants[0]),
 	.empty_fn = copy_empty,
 	.check = copy_check,
-	.burst = copy_burst,
+	.burst = copy_burst_sites,
 	.promise_name = copy_promise_name,
 	.size_ok = copy_size_ok,
 	.default_sizes = copy_sizes,

@@ -41,7 +41,8 @@ static int fold_check(const struct hp_variant *v, const uint8_t *buf,
 	return 0;
 }
 
-static uint64_t fold_burst(const void *fn_, const uint8_t *buf, size_t len,
+static inline __attribute__((always_inline)) uint64_t
+fold_burst(const void *fn_, const uint8_t *buf, size_t len,
 			   uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_fold_fn fn = (hp_fold_fn)fn_;
@@ -50,6 +51,8 @@ static uint64_t fold_burst(const void *fn_, const uint8_t *buf, size_t len,
 	HP_OPAQUE(fn);
 	return HP_BURST_MODES(mode, n, s, fn(s));
 }
+
+HP_BURST_COPIES(fold_burst_sites, fold_burst);
 
 static const char *fold_promise_name(uint32_t promise)
 {
@@ -95,7 +98,7 @@ const struct hp_primitive hp_prim_csum_fold = {
 	.nvariants = sizeof(fold_variants) / sizeof(fold_variants[0]),
 	.empty_fn = fold_empty,
 	.check = fold_check,
-	.burst = fold_burst,
+	.burst = fold_burst_sites,
 	.promise_name = fold_promise_name,
 	.size_ok = fold_size_ok,
 	.default_sizes = fold_sizes,

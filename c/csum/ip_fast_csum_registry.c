@@ -23,7 +23,8 @@ static int ipf_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
-static uint64_t ipf_burst(const void *fn_, const uint8_t *buf, size_t len,
+static inline __attribute__((always_inline)) uint64_t
+ipf_burst(const void *fn_, const uint8_t *buf, size_t len,
 			  uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_ip_fast_fn fn = (hp_ip_fast_fn)fn_;
@@ -35,6 +36,8 @@ static uint64_t ipf_burst(const void *fn_, const uint8_t *buf, size_t len,
 	HP_OPAQUE(ihl);
 	return HP_BURST_MODES(mode, n, s, fn(hp_depend(buf, s), ihl));
 }
+
+HP_BURST_COPIES(ipf_burst_sites, ipf_burst);
 
 static const char *ipf_promise_name(uint32_t promise)
 {
@@ -80,7 +83,7 @@ const struct hp_primitive hp_prim_ip_fast_csum = {
 	.nvariants = sizeof(ipf_variants) / sizeof(ipf_variants[0]),
 	.empty_fn = ipf_empty,
 	.check = ipf_check,
-	.burst = ipf_burst,
+	.burst = ipf_burst_sites,
 	.promise_name = ipf_promise_name,
 	.size_ok = ipf_size_ok,
 	.default_sizes = ipf_sizes,

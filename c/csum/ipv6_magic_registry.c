@@ -43,7 +43,8 @@ static int v6_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
-static uint64_t v6_burst(const void *fn_, const uint8_t *buf, size_t size,
+static inline __attribute__((always_inline)) uint64_t
+v6_burst(const void *fn_, const uint8_t *buf, size_t size,
 			 uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_ipv6_magic_fn fn = (hp_ipv6_magic_fn)fn_;
@@ -59,6 +60,8 @@ static uint64_t v6_burst(const void *fn_, const uint8_t *buf, size_t size,
 	HP_OPAQUE(proto);
 	return HP_BURST_MODES(mode, n, s, fn(buf, daddr, len, proto, s));
 }
+
+HP_BURST_COPIES(v6_burst_sites, v6_burst);
 
 static const char *v6_promise_name(uint32_t promise)
 {
@@ -104,7 +107,7 @@ const struct hp_primitive hp_prim_csum_ipv6_magic = {
 	.nvariants = sizeof(v6_variants) / sizeof(v6_variants[0]),
 	.empty_fn = v6_empty,
 	.check = v6_check,
-	.burst = v6_burst,
+	.burst = v6_burst_sites,
 	.promise_name = v6_promise_name,
 	.size_ok = v6_size_ok,
 	.default_sizes = v6_sizes,

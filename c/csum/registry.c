@@ -48,7 +48,8 @@ static int csum_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
-static uint64_t csum_burst(const void *fn_, const uint8_t *buf, size_t len_,
+static inline __attribute__((always_inline)) uint64_t
+csum_burst(const void *fn_, const uint8_t *buf, size_t len_,
 			   uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_csum_fn fn = (hp_csum_fn)fn_;
@@ -60,6 +61,8 @@ static uint64_t csum_burst(const void *fn_, const uint8_t *buf, size_t len_,
 	HP_OPAQUE(len);
 	return HP_BURST_MODES(mode, n, s, fn(buf, len, s));
 }
+
+HP_BURST_COPIES(csum_burst_sites, csum_burst);
 
 static const char *csum_promise_name(uint32_t promise)
 {
@@ -237,7 +240,7 @@ const struct hp_primitive hp_prim_csum_partial = {
 	.nvariants = sizeof(csum_variants) / sizeof(csum_variants[0]),
 	.empty_fn = csum_empty,
 	.check = csum_check,
-	.burst = csum_burst,
+	.burst = csum_burst_sites,
 	.promise_name = csum_promise_name,
 	.default_sizes = csum_default_sizes,
 	.ndefault_sizes = sizeof(csum_default_sizes) / sizeof(csum_default_sizes[0]),
