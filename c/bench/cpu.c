@@ -106,3 +106,38 @@ void hp_cpu_identify(struct hp_cpu_id *id)
 		id->brand[48] = 0;
 	}
 }
+
+/* XGETBV with ECX=1 (XINUSE): CPUID.(EAX=0DH, ECX=1):EAX bit 2. */
+static int have_xinuse(void)
+{
+	static int known = -1;
+	unsigned a = 0, b, c, d;
+
+	if (known < 0) {
+		known = 0;
+		if ((hp_cpu_features() & HP_CPU_AVX2) &&
+		    __get_cpuid_max(0, NULL) >= 0xd) {
+			__cpuid_count(0xd, 1, a, b, c, d);
+			known = !!(a & (1u << 2));
+		}
+	}
+	return known;
+}
+
+void hp_clean_upper(void)
+{
+	if (hp_cpu_features() & HP_CPU_AVX2)
+		__asm__ volatile("vzeroupper" ::: "memory");
+}
+
+int hp_upper_dirty(void)
+{
+	uint32_t lo, hi;
+
+	if (!have_xinuse())
+		return -1;
+	__asm__ volatile("xgetbv" : "=a"(lo), "=d"(hi) : "c"(1));
+	/* YMM_Hi128 (bit 2) and ZMM_Hi256 (bit 6): the upper halves that
+	 * vzeroupper clears and legacy SSE code after them pays for. */
+	return !!(lo & ((1u << 2) | (1u << 6)));
+}

@@ -94,6 +94,11 @@ void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 	hp_json_str(j, r->reason);
 	hp_json_key(j, "checked_cases");
 	hp_json_uint(j, r->ncases);
+	hp_json_key(j, "warnings");
+	hp_json_arr_begin(j);
+	if (r->dirty_upper > 0)
+		hp_json_str(j, HP_WARN_DIRTY_UPPER);
+	hp_json_arr_end(j);
 	hp_json_key(j, "failure");
 	if (strcmp(r->status, "wrong")) {
 		hp_json_null(j);

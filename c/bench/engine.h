@@ -16,6 +16,11 @@ struct hp_cpu_id {
 };
 
 void hp_cpu_identify(struct hp_cpu_id *id);
+/* vzeroupper where the CPU has AVX: the vector registers' upper halves
+ * are clean again, and legacy SSE code after it pays nothing. */
+void hp_clean_upper(void);
+/* 1 when the upper halves are dirty (XINUSE), 0 clean, -1 unknown here. */
+int hp_upper_dirty(void);
 
 /* ---- clock.c ---- */
 double hp_tsc_hz(void);
@@ -77,10 +82,12 @@ struct hp_gate_opts {
 };
 
 /* Checks @v against the primitive's reference; 0 when it matched every
- * case, else fills *fail. *ncases counts the cases run. */
+ * case, else fills *fail. *ncases counts the cases run. *dirty_upper
+ * (when not NULL): 1 if @v returned with the vector registers' upper
+ * halves dirty, 0 if never, -1 if this CPU cannot tell. */
 int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
 	    const struct hp_gate_opts *o, struct hp_failure *fail,
-	    unsigned long *ncases);
+	    unsigned long *ncases, int *dirty_upper);
 
 /* ---- sampler.c ---- */
 struct hp_job {

@@ -29,6 +29,7 @@ struct gate {
 	/* the case being run, for the report if it faults */
 	struct hp_failure cur;
 	int failed;
+	int dirty_upper;	/* as hp_gate()'s */
 };
 
 static int in_domain(const struct gate *s, size_t len)
@@ -47,8 +48,12 @@ static int one(struct gate *s, const uint8_t *buf, size_t len, uint64_t seed)
 	s->cur.align = (uintptr_t)buf & 4095;
 	s->cur.seed = seed;
 	s->ncases++;
-	if (!s->p->check(s->v, buf, len, seed, &exp, &got))
+	hp_clean_upper();
+	if (!s->p->check(s->v, buf, len, seed, &exp, &got)) {
+		if (!s->dirty_upper)
+			s->dirty_upper = hp_upper_dirty();
 		return 0;
+	}
 	s->cur.expected = exp;
 	s->cur.got = got;
 	s->cur.what = "mismatch";
@@ -115,7 +120,7 @@ static void walk(void *arg)
 
 int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
 	    const struct hp_gate_opts *o, struct hp_failure *fail,
-	    unsigned long *ncases)
+	    unsigned long *ncases, int *dirty_upper)
 {
 	struct gate s = { .p = p, .v = v, .o = o, .rng = o->rng_seed };
 	size_t size = GATE_BUF;
@@ -139,6 +144,9 @@ int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
 		rc = 1;
 	}
 	*ncases = s.ncases;
+	if (dirty_upper)
+		*dirty_upper = s.dirty_upper;
+	hp_clean_upper();
 	hp_guarded_free(&s.g);
 	return rc;
 }

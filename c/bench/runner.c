@@ -306,7 +306,8 @@ static void gate_all(struct hp_run *run)
 			r->reason = r->reason_buf;
 			continue;
 		}
-		if (hp_gate(run->p, r->v, &go, &r->fail, &r->ncases)) {
+		if (hp_gate(run->p, r->v, &go, &r->fail, &r->ncases,
+			    &r->dirty_upper)) {
 			r->status = "wrong";
 			r->reason = r->fail.what;
 		} else {

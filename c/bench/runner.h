@@ -17,6 +17,7 @@ struct hp_variant_result {
 	const char *reason;
 	struct hp_failure fail;
 	unsigned long ncases;
+	int dirty_upper;	/* hp_gate()'s: left AVX upper state dirty */
 	char reason_buf[160];
 };
 
@@ -47,6 +48,9 @@ struct hp_run {
 	const char *perf_why;
 	int pinned;
 };
+
+#define HP_WARN_DIRTY_UPPER \
+	"leaves AVX upper state dirty: SSE code after it pays (vzeroupper missing)"
 
 void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz);
 void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,

@@ -50,18 +50,6 @@ static uint64_t burst(const struct hp_primitive *p, unsigned site,
 	return p->burst[site % HP_BURST_SITES](fn, buf, len, seed, mode, n);
 }
 
-/*
- * A variant that leaves the upper halves of the vector registers dirty
- * makes every legacy-SSE instruction after it pay (on some cores a merge
- * per instruction); the job timed next would carry that cost. Clean them
- * before every sample and every probe. The gate warns about such variants.
- */
-static void clean_upper(int avx)
-{
-	if (avx)
-		__asm__ volatile("vzeroupper" ::: "memory");
-}
-
 /* Calls per sample so that one sample lasts about @target ticks. */
 static unsigned calls_for(const struct hp_primitive *p, unsigned site,
 			  const void *fn, const uint8_t *buf, size_t len,
@@ -206,7 +194,6 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 	      const struct hp_sampler_opts *o, struct hp_clock_result *clk)
 {
 	unsigned max_rounds = o->max_rounds ? o->max_rounds : 3 * o->rounds;
-	int avx = !!(hp_cpu_features() & HP_CPU_AVX2);
 	unsigned pcap = 0, ecap = 0, nempty = 0, en = 0, r, b, nb;
 	unsigned *round_of = NULL;	/* kept round of each probe */
 	double *empty = NULL, *emp_b = NULL, *tmp = NULL;
@@ -250,7 +237,7 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 			if (keep)
 				empty[nempty++] = (e - clk->timer_overhead) / en;
 		}
-		clean_upper(avx);
+		hp_clean_upper();
 		if (add_probe(clk, &pcap, hp_probe_take(&clk->probe, slow)))
 			goto out;
 		/* Rotate the starting job so no job always runs first. */
@@ -266,10 +253,14 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 			 * carry that cold start into its figure. */
 			burst(p, jb->site, jb->v->fn, base + jb->align,
 			      jb->size, jb->mode, 1, o->seed);
-			clean_upper(avx);
+			/* A variant that leaves the vector registers' upper
+			 * halves dirty makes legacy-SSE code after it pay (the
+			 * gate warns about it): none carries it into the next
+			 * sample, or into the probe. */
+			hp_clean_upper();
 			t = burst(p, jb->site, jb->v->fn, base + jb->align,
 				  jb->size, jb->mode, jb->n, o->seed);
-			clean_upper(avx);
+			hp_clean_upper();
 			if (add_probe(clk, &pcap, hp_probe_take(&clk->probe, slow)))
 				goto out;
 			if (!keep)

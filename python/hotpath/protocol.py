@@ -122,6 +122,8 @@ class Variant:
     checked_cases: int | None
     failure: Failure | None
     promise: str | None = None
+    # What the gate saw beside correctness (a dirty AVX upper state).
+    warnings: list[str] = field(default_factory=list)
 
 
 @dataclass(frozen=True)
@@ -259,6 +261,7 @@ def parse_variant(obj: Any) -> Variant:
         checked_cases=_opt(obj, "checked_cases", int, where),
         failure=_parse_failure(obj.get("failure")),
         promise=_opt(obj, "promise", str, where),
+        warnings=[str(w) for w in obj.get("warnings") or []],
     )
 
 

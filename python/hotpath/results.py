@@ -207,6 +207,7 @@ class VariantResult:
             "reason": v.reason,
             "checked_cases": v.checked_cases,
             "failure": failure,
+            "warnings": v.warnings,
         }
 
 
@@ -264,8 +265,35 @@ class RunResult:
                 calls_per_sample=raw.calls_per_sample,
             )
             if raw.status == "ok":
-                _summarize_clean(figure, copies, wanted, noisy_fraction)
+                summarize_clean(figure, copies, wanted, noisy_fraction)
             self.figures.append(figure)
+
+    def variant_warnings(self) -> list[str]:
+        """One line per variant warning of the gate: 'primitive variant: words'."""
+        return [f"{v.primitive} {v.info.name}: {w}" for v in self.variants for w in v.info.warnings]
+
+    def width_lines(self) -> list[str]:
+        """The width probe per primitive, and the figures it left short."""
+        lines = []
+        for primitive, clock in self.clocks.items():
+            width = clock.get("width") if isinstance(clock, dict) else None
+            if not width:
+                continue
+            figs = [f for f in self.figures if f.primitive == primitive and f.samples_taken]
+            short = sum(f.short for f in figs) + sum(
+                1
+                for f in self.figures
+                if f.primitive == primitive and f.status == "n/a" and f.samples_taken
+            )
+            kept = [f.kept_fraction for f in figs if f.kept_fraction is not None]
+            lines.append(
+                f"core width ({primitive}): {width.get('contended_fraction', 0):.1%} of probes "
+                f"below {width.get('clean_share', 0):.2f} of full width (lowest "
+                f"{width.get('share_min', 0):.2f}); samples kept {min(kept, default=1):.0%}"
+                f"..{max(kept, default=1):.0%} per figure; {short} figure(s) short of clean "
+                f"samples; {width.get('rounds_taken')} rounds for {width.get('rounds_wanted')}"
+            )
+        return lines
 
     def wrong_variants(self) -> list[VariantResult]:
         return [v for v in self.variants if v.info.status == "wrong"]
@@ -310,7 +338,7 @@ def _clean_values(raw: RawFigure) -> FloatArray:
     return kept
 
 
-def _summarize_clean(
+def summarize_clean(
     figure: FigureResult, copies: list[RawFigure], wanted: int, noisy_fraction: float
 ) -> None:
     """The figure from its clean samples; short or n/a when there are too few."""

@@ -231,13 +231,13 @@ static void test_gate(void)
 	struct hp_failure f;
 	unsigned long n;
 
-	CHECK(hp_gate(p, &k517, &o, &f, &n) == 0, "kernel-5.17 must pass");
+	CHECK(hp_gate(p, &k517, &o, &f, &n, NULL) == 0, "kernel-5.17 must pass");
 	CHECK(n > 50000, "gate ran only %lu cases", n);
-	CHECK(hp_gate(p, &wrong, &o, &f, &n) == 1, "wrong variant passed");
+	CHECK(hp_gate(p, &wrong, &o, &f, &n, NULL) == 1, "wrong variant passed");
 	CHECK(f.len == 77 && !strcmp(f.what, "mismatch"),
 	      "first failure at len %zu (%s)", f.len, f.what);
 	CHECK(f.expected != f.got, "expected and got must differ");
-	CHECK(hp_gate(p, &over, &o, &f, &n) == 1, "over-read passed");
+	CHECK(hp_gate(p, &over, &o, &f, &n, NULL) == 1, "over-read passed");
 	CHECK(!strcmp(f.what, "read outside the buffer"), "what: %s", f.what);
 }
 

@@ -44,5 +44,7 @@ def context_lines(run: RunResult) -> list[str]:
         if summary not in seen:
             seen.add(summary)
             lines.append(line)
+    lines.extend(run.width_lines())
     lines.extend(f"warning: {w}" for w in run.machine.warnings())
+    lines.extend(f"warning: {w}" for w in run.variant_warnings())
     return lines
