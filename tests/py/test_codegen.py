@@ -22,7 +22,8 @@ Insn = tuple[int, str]
 
 
 def burst_functions() -> dict[str, list[Insn]]:
-    """Disassembly of every `*_burst` function in the built objects."""
+    """Disassembly of every copy of every burst function (`*_burst_siteNN`,
+    bench.h's HP_BURST_COPIES) in the built objects."""
     funcs: dict[str, list[Insn]] = {}
     objs = (BUILD / "obj" / "c").rglob("*.o")
     for obj in sorted(o for o in objs if o.parent.name != "bench"):
@@ -37,7 +38,7 @@ def burst_functions() -> dict[str, list[Insn]]:
             head = re.match(r"^[0-9a-f]+ <(\w+)>:$", line)
             if head:
                 name = head.group(1)
-                current = [] if name.endswith("_burst") else None
+                current = [] if re.search(r"_burst_site\d+$", name) else None
                 if current is not None:
                     funcs[f"{obj.stem}:{name}"] = current
                 continue
@@ -81,7 +82,7 @@ def funcs() -> dict[str, list[Insn]]:
     """Every burst function that holds timed loops itself."""
     subprocess.run(["make", "-s", "-C", str(ROOT), "all"], check=True)
     found = burst_functions()
-    assert found, "no *_burst function found in build/obj"
+    assert found, "no *_burst_siteNN function found in build/obj"
     names = {key.split(":")[1] for key in found}
     for key, insns in list(found.items()):
         target = wrapper_of(insns)

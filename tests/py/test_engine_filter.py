@@ -86,17 +86,17 @@ def test_dirty_upper_state_is_warned(cli, tmp_path: Path):
         pytest.skip("this CPU has no AVX: no upper state to leave dirty")
     src = tmp_path / "dirty.c"
     src.write_text(DIRTY_C)
-    res = cli("csum", "--sizes", "40", "--align", "0", "--rounds", "5", "--modes", "latency",
-              "--variants", "rfc1071-ref", "--with", f"{src}:dirty", "--no-store", "--json")  # fmt: skip
+    args = ["csum", "--sizes", "40", "--align", "0", "--rounds", "5", "--modes", "latency",
+            "--variants", "rfc1071-ref", "--with", f"{src}:dirty", "--no-store"]  # fmt: skip
+    res = cli(*args, "--json")
     assert res.status == 0, res.err
     doc = res.json()
-    mine = [v for v in doc["variants"] if v["name"] == "dirty"][0]
-    ref = [v for v in doc["variants"] if v["name"] == "rfc1071-ref"][0]
+    mine = next(v for v in doc["variants"] if v["name"] == "dirty")
+    ref = next(v for v in doc["variants"] if v["name"] == "rfc1071-ref")
     assert mine["status"] == "ok"
     assert any("leaves AVX upper state dirty" in w for w in mine["warnings"])
     assert ref["warnings"] == []
-    text = cli("csum", "--sizes", "40", "--align", "0", "--rounds", "5", "--modes", "latency",
-               "--variants", "rfc1071-ref", "--with", f"{src}:dirty", "--no-store")  # fmt: skip
+    text = cli(*args)
     assert "warning: csum_partial dirty: leaves AVX upper state dirty" in text.out
 
 
