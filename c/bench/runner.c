@@ -324,6 +324,27 @@ static int size_in_domain(const struct hp_run *run, const struct hp_variant *v,
 	return !run->p->size_ok || run->p->size_ok(size);
 }
 
+/*
+ * The burst call site a variant is timed through (bench.h): its place in
+ * the primitive's table, whatever else the run times, so it is the same
+ * call site in every run. The branch predictors keep what a call site
+ * saw across processes (addresses repeat: no ASLR), and a site that
+ * called another variant in the run before would be slow for all of
+ * this one. --with variants follow the table; the last site is the
+ * empty call's.
+ */
+static unsigned burst_site(const struct hp_run *run, const struct hp_variant *v)
+{
+	size_t k = (size_t)(v - run->p->variants);
+
+	if (v < run->p->variants || k >= run->p->nvariants) {
+		k = run->p->nvariants;
+		for (size_t i = 0; i < run->nvr && run->vr[i].v != v; i++)
+			k += !!(run->vr[i].v->flags & HP_V_USER);
+	}
+	return k % (HP_BURST_SITES - 1);
+}
+
 static void plan_jobs(struct hp_run *run)
 {
 	size_t cap = run->nvr * run->nsizes * run->naligns * HP_NMODES;
@@ -342,8 +363,7 @@ static void plan_jobs(struct hp_run *run)
 						continue;
 					jb = &run->jobs[run->njobs++];
 					jb->v = v;
-					/* the last site is the empty call's */
-					jb->site = i % (HP_BURST_SITES - 1);
+					jb->site = burst_site(run, v);
 					jb->size = run->sizes[s];
 					jb->align = run->aligns[a];
 					jb->mode = m;
