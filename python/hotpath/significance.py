@@ -1,61 +1,17 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Is run B different from run A? Rank test and ratio interval.
+"""Is run B different from run A? The ratio's interval and Student's t.
 
-`hotpath compare` needs two pieces of evidence before it calls a figure
-faster or slower: a Mann-Whitney U test (no assumption of normality; the
-timing distributions have long tails) and a bootstrap CI of the ratio of
-medians, so that the size of the change is known, not only its sign.
-Written with numpy alone to keep the runtime dependencies small.
+`hotpath compare` (hotpath.compare says when each is used): a bootstrap CI
+of the ratio of medians from the samples of single runs, and the p-value of
+Student's t from the medians of replicas. Written with numpy and math alone
+to keep the runtime dependencies small.
 """
 
 import math
-from dataclasses import dataclass
 
 import numpy as np
 
 from hotpath.stats import BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, FloatArray
-
-
-@dataclass(frozen=True)
-class MannWhitney:
-    u: float  # U statistic of the first sample
-    z: float  # normal approximation, continuity-corrected
-    p_value: float  # two-sided
-
-
-def _rank_with_ties(values: FloatArray) -> tuple[FloatArray, float]:
-    """Average ranks (1-based) and the tie term sum(t^3 - t) over tie groups."""
-    order = np.argsort(values, kind="mergesort")
-    sorted_values = values[order]
-    ranks = np.empty(values.size, dtype=np.float64)
-    _, starts, counts = np.unique(sorted_values, return_index=True, return_counts=True)
-    tie_term = 0.0
-    for start, count in zip(starts, counts, strict=True):
-        average = start + (count + 1) / 2.0
-        ranks[order[start : start + count]] = average
-        tie_term += float(count) ** 3 - float(count)
-    return ranks, tie_term
-
-
-def mann_whitney_u(a: FloatArray, b: FloatArray) -> MannWhitney:
-    """Two-sided Mann-Whitney U test, normal approximation with tie correction."""
-    a = np.asarray(a, dtype=np.float64)
-    b = np.asarray(b, dtype=np.float64)
-    n1, n2 = a.size, b.size
-    if n1 == 0 or n2 == 0:
-        raise ValueError("Mann-Whitney U needs two non-empty samples")
-    ranks, tie_term = _rank_with_ties(np.concatenate([a, b]))
-    u1 = float(ranks[:n1].sum()) - n1 * (n1 + 1) / 2.0
-    mean_u = n1 * n2 / 2.0
-    n = n1 + n2
-    variance = n1 * n2 / 12.0 * ((n + 1) - tie_term / (n * (n - 1))) if n > 1 else 0.0
-    if variance <= 0.0:
-        return MannWhitney(u=u1, z=0.0, p_value=1.0)
-    difference = u1 - mean_u
-    corrected = max(abs(difference) - 0.5, 0.0)
-    z = math.copysign(corrected, difference) / math.sqrt(variance)
-    p_value = math.erfc(abs(z) / math.sqrt(2.0))
-    return MannWhitney(u=u1, z=z, p_value=min(1.0, p_value))
 
 
 def bootstrap_ratio_ci(

@@ -1,43 +1,30 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Mann-Whitney U against hand-computed values, and the ratio CI."""
+"""Student's t against published tables, and the ratio CI."""
 
 import math
 
 import numpy as np
 import pytest
 
-from hotpath.significance import bootstrap_ratio_ci, mann_whitney_u
+from hotpath.significance import bootstrap_ratio_ci, t_two_sided_p
+from hotpath.stats import t975
 
 
-def test_separated_samples_by_hand():
-    # ranks of a: 1,2,3 -> R1 = 6, U1 = 6 - 3*4/2 = 0; mean 4.5; var = 9/12 * 7 = 5.25
-    result = mann_whitney_u(np.array([1.0, 2.0, 3.0]), np.array([4.0, 5.0, 6.0]))
-    assert result.u == 0.0
-    z = -(4.5 - 0.5) / math.sqrt(5.25)
-    assert result.z == pytest.approx(z)
-    assert result.p_value == pytest.approx(math.erfc(abs(z) / math.sqrt(2)))
-    assert result.p_value == pytest.approx(0.0809, abs=1e-4)
+def test_student_t_p_values_against_tables():
+    # two-sided 5% points of Student's t: df 2 -> 4.303, df 4 -> 2.776, df 30 -> 2.042
+    assert t_two_sided_p(4.303, 2) == pytest.approx(0.05, abs=2e-4)
+    assert t_two_sided_p(2.776, 4) == pytest.approx(0.05, abs=2e-4)
+    assert t_two_sided_p(-2.042, 30) == pytest.approx(0.05, abs=2e-4)
+    # df 1 is Cauchy: p = 1 - 2/pi * atan(|t|)
+    assert t_two_sided_p(3.0, 1) == pytest.approx(1 - 2 / math.pi * math.atan(3.0))
+    assert t_two_sided_p(0.0, 5) == 1.0
+    assert math.isnan(t_two_sided_p(1.0, 0))
 
 
-def test_ties_by_hand():
-    # combined 1,2,2,2,3,3: ranks 1,3,3,3,5.5,5.5; a = 1,2,2 -> R1 = 7, U1 = 1
-    # tie term (3^3-3) + (2^3-2) = 30; var = 9/12 * (7 - 30/30) = 4.5
-    result = mann_whitney_u(np.array([1.0, 2.0, 2.0]), np.array([2.0, 3.0, 3.0]))
-    assert result.u == 1.0
-    assert result.z == pytest.approx(-3.0 / math.sqrt(4.5))
-    assert result.p_value == pytest.approx(math.erfc(1.0))
-
-
-def test_identical_constant_samples_give_p_one():
-    assert mann_whitney_u(np.full(5, 2.0), np.full(5, 2.0)).p_value == 1.0
-
-
-def test_symmetry():
-    rng = np.random.default_rng(5)
-    a, b = rng.normal(0, 1, 50), rng.normal(0.5, 1, 60)
-    ab, ba = mann_whitney_u(a, b), mann_whitney_u(b, a)
-    assert ab.p_value == pytest.approx(ba.p_value)
-    assert ab.u + ba.u == pytest.approx(50 * 60)
+def test_t_quantiles_match_the_p_values():
+    for df in (1, 2, 3, 5, 10, 30):
+        assert t_two_sided_p(t975(df), df) == pytest.approx(0.05, abs=5e-4)
+    assert t975(100) == 1.96 and t975(0.5) == math.inf
 
 
 def test_ratio_ci_brackets_a_known_shift():
