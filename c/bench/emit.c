@@ -121,6 +121,15 @@ void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 	hp_json_obj_end(j);
 }
 
+/* Full width as this run learnt it, without the earlier runs' reference. */
+static double learnt_width(const struct hp_width_floor *w)
+{
+	struct hp_width_floor own = *w;
+
+	own.reference = 0;
+	return hp_width_best(&own);
+}
+
 /* The width probe's summary: full width, shares seen, rounds it took. */
 static void emit_width(struct hp_json *j, const struct hp_run *run)
 {
@@ -138,12 +147,7 @@ static void emit_width(struct hp_json *j, const struct hp_run *run)
 	hp_json_key(j, "best_cycles_per_iteration");
 	hp_json_num(j, c->best_cpi);
 	hp_json_key(j, "learnt_cycles_per_iteration");
-	{
-		struct hp_width_floor own = c->floor;
-
-		own.reference = 0;
-		hp_json_num(j, hp_width_best(&own));
-	}
+	hp_json_num(j, learnt_width(&c->floor));
 	hp_json_key(j, "reference_cycles_per_iteration");
 	if (run->so.width_ref > 0)
 		hp_json_num(j, run->so.width_ref);
@@ -215,6 +219,16 @@ static void emit_clock(struct hp_json *j, const struct hp_run *run)
 	hp_json_obj_end(j);
 }
 
+static void emit_numbers(struct hp_json *j, const char *key, const double *v,
+			 unsigned n)
+{
+	hp_json_key(j, key);
+	hp_json_arr_begin(j);
+	for (unsigned r = 0; r < n; r++)
+		hp_json_num(j, v[r]);
+	hp_json_arr_end(j);
+}
+
 static void emit_figure(struct hp_json *j, const struct hp_job *jb)
 {
 	unsigned n = jb->nsamples;
@@ -234,21 +248,9 @@ static void emit_figure(struct hp_json *j, const struct hp_job *jb)
 	hp_json_str(j, jb->reason);
 	hp_json_key(j, "calls_per_sample");
 	hp_json_uint(j, jb->n);
-	hp_json_key(j, "values");
-	hp_json_arr_begin(j);
-	for (unsigned r = 0; r < n; r++)
-		hp_json_num(j, jb->values[r]);
-	hp_json_arr_end(j);
-	hp_json_key(j, "ticks");
-	hp_json_arr_begin(j);
-	for (unsigned r = 0; r < n; r++)
-		hp_json_num(j, jb->ticks[r]);
-	hp_json_arr_end(j);
-	hp_json_key(j, "share");
-	hp_json_arr_begin(j);
-	for (unsigned r = 0; r < n; r++)
-		hp_json_num(j, jb->share[r]);
-	hp_json_arr_end(j);
+	emit_numbers(j, "values", jb->values, n);
+	emit_numbers(j, "ticks", jb->ticks, n);
+	emit_numbers(j, "share", jb->share, n);
 	hp_json_key(j, "clean");
 	hp_json_arr_begin(j);
 	for (unsigned r = 0; r < n; r++)

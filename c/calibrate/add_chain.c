@@ -41,7 +41,7 @@ static int chain_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 chain_burst(const void *fn_, const uint8_t *buf, size_t len,
-			    uint64_t seed, enum hp_mode mode, unsigned n)
+	    uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	chain_fn fn = (chain_fn)fn_;
 	uint64_t x = seed;

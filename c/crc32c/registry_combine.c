@@ -28,8 +28,8 @@ static int combine_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 combine_burst(const void *fn_, const uint8_t *buf,
-			      size_t len, uint64_t seed, enum hp_mode mode,
-			      unsigned n)
+	      size_t len, uint64_t seed, enum hp_mode mode,
+	      unsigned n)
 {
 	hp_crc32c_combine_fn fn = (hp_crc32c_combine_fn)fn_;
 	uint32_t c = (uint32_t)seed, crc2 = hp_crc32c(0, buf, len);

@@ -64,8 +64,8 @@ static int skb_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 skb_burst(const void *fn_, const uint8_t *buf, size_t len,
-			  uint64_t seed, enum hp_mode mode, unsigned n,
-			  int nonlinear)
+	  uint64_t seed, enum hp_mode mode, unsigned n,
+	  int nonlinear)
 {
 	skb_walk_fn fn = (skb_walk_fn)fn_;
 	const struct hp_skb *sp;
@@ -94,7 +94,7 @@ static int nonlin_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 lin_burst(const void *fn, const uint8_t *buf, size_t len,
-			  uint64_t seed, enum hp_mode mode, unsigned n)
+	  uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	return skb_burst(fn, buf, len, seed, mode, n, 0);
 }
@@ -103,8 +103,8 @@ HP_BURST_COPIES(lin_burst_sites, lin_burst);
 
 static inline __attribute__((always_inline)) uint64_t
 nonlin_burst(const void *fn, const uint8_t *buf,
-			     size_t len, uint64_t seed, enum hp_mode mode,
-			     unsigned n)
+	     size_t len, uint64_t seed, enum hp_mode mode,
+	     unsigned n)
 {
 	return skb_burst(fn, buf, len, seed, mode, n, 1);
 }

@@ -46,7 +46,7 @@ static int copy_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 copy_burst(const void *fn_, const uint8_t *buf, size_t len_,
-			   uint64_t seed, enum hp_mode mode, unsigned n)
+	   uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_csum_copy_fn fn = (hp_csum_copy_fn)fn_;
 	uint8_t *d = dst_buf + CANARY + ((uintptr_t)buf & 63);

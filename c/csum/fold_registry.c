@@ -43,7 +43,7 @@ static int fold_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 fold_burst(const void *fn_, const uint8_t *buf, size_t len,
-			   uint64_t seed, enum hp_mode mode, unsigned n)
+	   uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_fold_fn fn = (hp_fold_fn)fn_;
 	uint32_t s = (uint32_t)seed;

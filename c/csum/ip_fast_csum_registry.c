@@ -25,7 +25,7 @@ static int ipf_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 ipf_burst(const void *fn_, const uint8_t *buf, size_t len,
-			  uint64_t seed, enum hp_mode mode, unsigned n)
+	  uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_ip_fast_fn fn = (hp_ip_fast_fn)fn_;
 	unsigned int ihl = (unsigned int)(len / 4);

@@ -45,7 +45,7 @@ static int v6_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 v6_burst(const void *fn_, const uint8_t *buf, size_t size,
-			 uint64_t seed, enum hp_mode mode, unsigned n)
+	 uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_ipv6_magic_fn fn = (hp_ipv6_magic_fn)fn_;
 	const uint8_t *daddr = buf + 16;

@@ -50,7 +50,7 @@ static int csum_check(const struct hp_variant *v, const uint8_t *buf,
 
 static inline __attribute__((always_inline)) uint64_t
 csum_burst(const void *fn_, const uint8_t *buf, size_t len_,
-			   uint64_t seed, enum hp_mode mode, unsigned n)
+	   uint64_t seed, enum hp_mode mode, unsigned n)
 {
 	hp_csum_fn fn = (hp_csum_fn)fn_;
 	int len = (int)len_;
