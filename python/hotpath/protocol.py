@@ -175,6 +175,11 @@ class Listing:
     def primitive(self, name: str) -> PrimitiveListing | None:
         return next((p for p in self.primitives if p.name == name), None)
 
+    def lab_members(self, lab: str) -> list[str]:
+        """The primitives the runner files under `lab`, in its order: the one
+        source of a lab's membership."""
+        return [p.name for p in self.primitives if p.lab == lab]
+
 
 def _check_schema(doc: Any, command: str) -> dict[str, Any]:
     if not isinstance(doc, dict) or doc.get("schema") != BENCH_SCHEMA:

@@ -78,6 +78,13 @@ PRIMITIVES = {
             variant("hp-csum"),
         ],
     },
+    # A primitive of the csum lab beside its default: reached with --primitive.
+    "csum_fold": {
+        "lab": "csum",
+        "seed_name": "sum",
+        "default_sizes": [4],
+        "variants": [variant("ref"), variant("hp")],
+    },
     "crc32c": {
         "lab": "crc32c",
         "seed_name": "crc",

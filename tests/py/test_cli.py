@@ -91,8 +91,8 @@ def test_run_writes_report(cli, tmp_path: Path):
         assert "<details><summary>seed-dead-code, 40 B even: bound 9 cycles" in html
         assert (out / "chains" / "seed-dead-code-40-even.dot").is_file()
         assert "chains/seed-dead-code-40-even.dot" in (out / "report.md").read_text()
-    assert "progress" not in res.err and "csum_partial (2/6): 100%" in res.err
-    assert "skb_crc32c_nonlinear (6/6): 100%" in res.err
+    assert "progress" not in res.err and "csum_partial (2/7): 100%" in res.err
+    assert "skb_crc32c_nonlinear (7/7): 100%" in res.err
 
 
 def test_run_suite_parts(cli, tmp_path: Path):
@@ -112,7 +112,22 @@ def test_run_suite_parts(cli, tmp_path: Path):
     for skb in ("skb_crc32c_linear", "skb_crc32c_nonlinear"):
         assert plan(skb)[0] == {64, 256, 1420, 16384}
     assert plan("csum_partial")[0] == {40, 64, 256, 1500, 4096, 65536}
+    assert plan("csum_fold")[0] == {4}  # beside the lab's default: at its own sizes
     assert (out / "plots" / "crc32c-crc32c-throughput.svg").is_file()
+
+
+def test_every_primitive_of_a_lab_is_reachable(cli):
+    """Lab membership is the runner's listing: csum_fold is the csum lab's."""
+    res = cli("csum", "--primitive", "csum_fold", "--rounds", "5", "--no-store", "--json")
+    assert res.status == 0, res.err
+    figs = res.json()["figures"]
+    assert {f["primitive"] for f in figs} == {"csum_fold"}
+    assert {f["size"] for f in figs} == {4}  # its own default size, not the lab's 40
+    res = cli("csum", "--rounds", "5", "--no-store", "--json")
+    assert {f["primitive"] for f in res.json()["figures"]} == {"csum_partial"}
+    res = cli("csum", "--primitive", "crc32c", "--no-store")
+    assert res.status == 2
+    assert "allowed: csum_partial, csum_fold" in res.err
 
 
 def test_list(cli):

@@ -78,3 +78,15 @@ def test_user_variant_and_missing_symbol(cli, tmp_path: Path):
     assert "plus_one" in res.out and "WRONG" in res.out
     res = cli("csum", "--no-store", "--with", f"{src}:no_such_fn")
     assert res.status == 2 and "no_such_fn" in res.err
+
+
+@pytest.mark.parametrize(
+    "primitive", ["csum_fold", "ip_fast_csum", "csum_ipv6_magic", "csum_partial_copy"]
+)
+def test_csum_primitives_run_from_the_cli(cli, primitive):
+    res = cli("csum", "--primitive", primitive, "--rounds", "5", "--modes", "latency",
+              "--no-store", "--json")  # fmt: skip
+    assert res.status == 0, res.err
+    figs = res.json()["figures"]
+    assert figs and {f["primitive"] for f in figs} == {primitive}
+    assert any(f["status"] == "ok" and f["median"] is not None for f in figs)

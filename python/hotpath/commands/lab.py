@@ -63,7 +63,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--modes", default=None, help=f"latency,throughput,fenced (default {modes})"
     )
     parser.add_argument("--variants", default=None, help="only these variants (default: all)")
-    parser.add_argument("--primitive", default=None, help=f"one of {', '.join(lab.primitives)}")
+    default = ", ".join(lab.default_primitives) if lab.default_primitives else "all"
+    parser.add_argument(
+        "--primitive",
+        default=None,
+        help=f"one primitive of the lab (`hotpath list {lab.name}` shows them; default: {default})",
+    )
     parser.add_argument("--rounds", type=int, default=lab.default_rounds, help="samples per figure")
     parser.add_argument("--cpu", type=int, default=None, help="CPU to pin to (-1: no pinning)")
     add_repeat_option(parser)
@@ -93,25 +98,21 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
         _check_plot(args)
         check_common(args)
         return seedtable.run(args, lab, seed, modes, rounds, cpu)
-    sizes = parse_sizes(args.sizes) if args.sizes is not None else lab.default_sizes
+    sizes = parse_sizes(args.sizes) if args.sizes is not None else None
     aligns = parse_aligns(args.align) if args.align is not None else lab.default_aligns
     modes = parse_modes(args.modes) if args.modes is not None else lab.default_modes
     rounds = check_rounds(args.rounds)
     cpu = check_cpu(args.cpu)
     wanted = parse_names(args.variants) if args.variants else None
     user_specs = [parse_with(text) for text in args.with_]
-    if args.primitive is not None and args.primitive not in lab.primitives:
-        raise UsageError(
-            f"primitive '{args.primitive}': not in lab {lab.name}; "
-            f"allowed: {', '.join(lab.primitives)}"
-        )
     _check_plot(args)
     check_common(args)
 
     runner = measure.get_runner()
     known = measure.listing(runner)
-    chosen = (args.primitive,) if args.primitive else lab.primitives
-    present = measure.require_primitives(known, lab.name, chosen)
+    present = measure.require_primitives(
+        lab.name, lab.chosen(known.lab_members(lab.name), args.primitive)
+    )
     if wanted:
         measure.check_variants(known, present, wanted)
     requests = []
@@ -122,7 +123,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
         requests.append(
             measure.Request(
                 primitive=primitive,
-                sizes=sizes,
+                sizes=sizes or lab.sizes_for(primitive, own_sizes(known, primitive)),
                 aligns=aligns,
                 modes=modes,
                 rounds=rounds,
@@ -151,6 +152,12 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     asked = set(wanted or ()) | {spec.function for spec in user_specs}
     wrong = [v for v in result.wrong_variants() if v.info.name in asked or "user" in v.info.flags]
     return 1 if wrong else 0
+
+
+def own_sizes(known: measure.Listing, primitive: str) -> tuple[int, ...]:
+    """The sizes the runner times a primitive at when none are named."""
+    prim = known.primitive(primitive)
+    return tuple(prim.default_sizes) if prim else ()
 
 
 def _check_plot(args: argparse.Namespace) -> None:

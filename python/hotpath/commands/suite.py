@@ -8,7 +8,6 @@ minutes on a 2-core machine; --quick cuts them further.
 """
 
 import argparse
-import sys
 from pathlib import Path
 
 from hotpath import calibration, measure
@@ -20,6 +19,7 @@ from hotpath.commands.common import (
     db_path,
     store_run,
 )
+from hotpath.commands.lab import own_sizes
 from hotpath.inputs import check_repeat
 from hotpath.labs import ALL_LABS
 from hotpath.report import check_folder, default_folder, write_report
@@ -52,11 +52,8 @@ def run(args: argparse.Namespace) -> int:
     requests = [calibration_request(rounds)]
     for lab in ALL_LABS:
         suite = lab.suite
-        for primitive in lab.primitives:
-            if known.primitive(primitive) is None:
-                print(f"hotpath: {lab.name}: runner has no {primitive}, skipped", file=sys.stderr)
-                continue
-            plan = suite.plan(primitive)
+        for primitive in known.lab_members(lab.name):
+            plan = lab.plan(primitive, own_sizes(known, primitive))
             requests.append(
                 measure.Request(
                     primitive=primitive,

@@ -10,7 +10,8 @@ labels of its tables and whether its plots show bytes per cycle.
 How to add a lab (crc32c as the example):
 
 1. The C side registers its primitives (c/crc32c/registry.c, lab "crc32c")
-   so that `build/hotpath-bench list` shows them.
+   so that `build/hotpath-bench list` shows them: that listing is the one
+   place that says which primitives a lab has.
 2. Write python/hotpath/labs/crc32c.py::
 
        from hotpath.labs.lab import Lab, Suite
@@ -18,7 +19,6 @@ How to add a lab (crc32c as the example):
        LAB = Lab(
            name="crc32c",                       # subcommand and runner lab name
            title="CRC32C (iSCSI, ext4, SCTP)",  # one line for help and reports
-           primitives=("crc32c",),              # runner primitives, first = --with target
            default_sizes=(64, 256, 1420, 16384),
            default_aligns=(0,),
            suite=Suite(sizes=(64, 256, 1420, 16384, 65536), aligns=(0,),
@@ -52,7 +52,6 @@ LABS: dict[str, Lab] = {lab.name: lab for lab in ALL_LABS}
 CALIBRATE = Lab(
     name="calibrate",
     title="clock calibration: chains of dependent one-cycle adds",
-    primitives=("add_chain",),
     default_sizes=(50, 100, 200),
     default_aligns=(0,),
     suite=Suite(sizes=(50, 100, 200), aligns=(0,), rounds=200, quick_rounds=60),

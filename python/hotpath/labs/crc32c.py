@@ -17,7 +17,6 @@ SEED_SIZES = (64, 256, 1420, 16384)
 LAB = Lab(
     name="crc32c",
     title="CRC32C (iSCSI, SCTP, ext4), its combine and skb_crc32c",
-    primitives=("crc32c", "crc32c_combine", "skb_crc32c_linear", "skb_crc32c_nonlinear"),
     default_sizes=SEED_SIZES,
     default_aligns=(0,),
     align_names={0: "aligned"},

@@ -6,6 +6,7 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
+from hotpath.errors import UsageError
 from hotpath.inputs import MODES
 from hotpath.seedtable_spec import SeedTable
 
@@ -67,9 +68,12 @@ class Suite:
 
 @dataclass(frozen=True)
 class Lab:
+    """A lab as the Python side sees it. Which primitives belong to it is
+    the runner's to say (`hotpath-bench list`: each primitive names its
+    lab); this holds only what the CLI and the reports add."""
+
     name: str
     title: str
-    primitives: tuple[str, ...]
     default_sizes: tuple[int, ...]
     default_aligns: tuple[int, ...]
     suite: Suite
@@ -92,6 +96,39 @@ class Lab:
     # (FigureResult.bound, RunResult.bound_models; csum: the dependency-chain
     # bound of hotpath.chainbound). None: the lab has no such model.
     attach_bounds: "Callable[[RunResult], None] | None" = None
+    # What `hotpath <lab>` and `hotpath run` time when no --primitive is
+    # named, first = the --with target; None: every primitive of the lab.
+    # The others stay reachable with --primitive, at their own sizes.
+    default_primitives: tuple[str, ...] | None = None
+
+    def chosen(self, members: list[str], wanted: str | None) -> tuple[str, ...]:
+        """The primitives to time: `wanted` (checked against `members`, the
+        runner's primitives of this lab) or the defaults present."""
+        if wanted is not None:
+            if wanted not in members:
+                raise UsageError(
+                    f"primitive '{wanted}': not in lab {self.name}; allowed: {', '.join(members)}"
+                )
+            return (wanted,)
+        if self.default_primitives is None:
+            return tuple(members)
+        return tuple(p for p in self.default_primitives if p in members)
+
+    def is_default(self, primitive: str) -> bool:
+        return self.default_primitives is None or primitive in self.default_primitives
+
+    def sizes_for(self, primitive: str, own: tuple[int, ...]) -> tuple[int, ...]:
+        """Sizes when none are given: the lab's for its default primitives,
+        else the primitive's own (`own`, from the runner's listing)."""
+        return self.default_sizes if self.is_default(primitive) else own or self.default_sizes
+
+    def plan(self, primitive: str, own: tuple[int, ...]) -> Plan:
+        """What `hotpath run` measures for one primitive of the lab: the
+        suite's, or a primitive beside the defaults at its own sizes."""
+        plan = self.suite.plan(primitive)
+        if primitive in self.suite.parts or self.is_default(primitive) or not own:
+            return plan
+        return Plan(sizes=own, aligns=plan.aligns, modes=plan.modes)
 
     def align_label(self, align: int) -> str:
         return self.align_names.get(align, f"+{align}")
