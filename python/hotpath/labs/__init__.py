@@ -7,37 +7,10 @@ object: the `hotpath <lab>` subcommand and its defaults, which primitives
 `hotpath list <lab>` shows, the suite `hotpath run` measures, the column
 labels of its tables and whether its plots show bytes per cycle.
 
-How to add a lab (crc32c as the example):
-
-1. The C side registers its primitives (c/crc32c/registry.c, lab "crc32c")
-   so that `build/hotpath-bench list` shows them: that listing is the one
-   place that says which primitives a lab has.
-2. Write python/hotpath/labs/crc32c.py::
-
-       from hotpath.labs.lab import Lab, Suite
-
-       LAB = Lab(
-           name="crc32c",                       # subcommand and runner lab name
-           title="CRC32C (iSCSI, ext4, SCTP)",  # one line for help and reports
-           default_sizes=(64, 256, 1420, 16384),
-           default_aligns=(0,),
-           suite=Suite(sizes=(64, 256, 1420, 16384, 65536), aligns=(0,),
-                       rounds=200, quick_rounds=40),
-       )
-
-3. Import it below and add it to ALL_LABS. Nothing else moves: the CLI,
-   the report, the store and the tests pick it up from this registry.
-
-A lab that needs its own options sets `add_arguments` (adds them to its
-subcommand's parser) and `runner_args` (turns the parsed values into extra
-runner arguments); both are plain functions, see hotpath.labs.lab.Lab.
-
-Where primitives need different sizes or modes in `hotpath run`, the
-Suite's `parts` maps a primitive to a Part that overrides them (crc32c runs
-to 1 MiB, its combine at two lengths). A seed's published table to redo
-is a hotpath.seedtable_spec.SeedTable in `seed_tables`, declared as data in a
-module of its own (csum_seed_table.py, crc32c_skb_table.py): it adds a flag
-to the lab's subcommand (`--seed-table`, `--skb-table`).
+Adding a lab, C side to docs, step by step: docs/adding-a-lab.md. Here it
+is one module with `LAB = Lab(...)` and one line in ALL_LABS; which
+primitives the lab has is the runner's listing to say (each C primitive
+names its lab), never declared again here.
 """
 
 from hotpath.labs import crc32c, csum
