@@ -6,7 +6,7 @@
 
 FUZZ_CC ?= $(firstword $(foreach c,clang clang-14,$(shell command -v $(c) 2>/dev/null)))
 FUZZ_SECONDS ?= 60
-CRC32C_FUZZ_SRCS := fuzz/crc32c_fuzz.c $(wildcard c/crc32c/*.c)
+CRC32C_FUZZ_SRCS := fuzz/crc32c_fuzz.c $(wildcard c/crc32c/*.c) c/bench/cpu.c
 
 $(BUILD)/fuzz/crc32c_fuzz: $(CRC32C_FUZZ_SRCS) $(HEADERS) fuzz/crc32c.mk
 	@mkdir -p $(dir $@)
