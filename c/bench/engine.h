@@ -7,6 +7,7 @@
 #define HOTPATH_ENGINE_H
 
 #include <hotpath/bench.h>
+#include <hotpath/guard.h>
 #include <stdio.h>
 
 struct hp_cpu_id {
@@ -90,12 +91,15 @@ int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
 	    unsigned long *ncases, int *dirty_upper);
 
 /* ---- sampler.c ---- */
+/* The variant whose code runs now (gate or sampler), for the last words
+ * of a runner that a variant's exit() ends. */
+extern const char *volatile hp_current_variant;
 struct hp_job {
 	const struct hp_variant *v;
 	unsigned site;		/* burst copy: one per variant (bench.h) */
 	size_t size, align;
 	enum hp_mode mode;
-	const char *status;	/* "ok", "n/a", "not timed" */
+	const char *status;	/* "ok", "n/a", "not timed", "crashed" */
 	const char *reason;
 	unsigned n;		/* calls per sample */
 	unsigned nsamples;	/* samples taken (after warm-up) */
@@ -106,6 +110,7 @@ struct hp_job {
 	unsigned *probe;	/* index of the probe taken just before it */
 	unsigned char *clean;	/* share and clock both held (see sampler.c) */
 	unsigned nclean;
+	struct hp_fault fault;	/* status "crashed": what happened */
 };
 
 struct hp_sampler_opts {

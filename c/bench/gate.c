@@ -8,6 +8,8 @@
 #include "engine.h"
 #include <hotpath/guard.h>
 
+#include <signal.h>
+
 #include <string.h>
 
 /* Lengths 0..DENSE_MAX at every alignment 0..63; up to SPARSE_MAX at a
@@ -45,18 +47,19 @@ static int one(struct gate *s, const uint8_t *buf, size_t len, uint64_t seed)
 	uint64_t exp, got;
 
 	s->cur.len = len;
-	s->cur.align = (uintptr_t)buf & 4095;
+	s->cur.align = (uintptr_t)buf & 63;	/* the offset the docs speak of */
 	s->cur.seed = seed;
 	s->ncases++;
 	hp_clean_upper();
 	if (!s->p->check(s->v, buf, len, seed, &exp, &got)) {
+		hp_trap_beat++;
 		if (!s->dirty_upper)
 			s->dirty_upper = hp_upper_dirty();
 		return 0;
 	}
 	s->cur.expected = exp;
 	s->cur.got = got;
-	s->cur.what = "mismatch";
+	strcpy(s->cur.what, "mismatch");
 	s->failed = 1;
 	return 1;
 }
@@ -130,12 +133,20 @@ int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
 		if (o->sizes[i] + 128 > size)
 			size = o->sizes[i] + 128;
 	if (hp_guarded_alloc(&s.g, size)) {
-		fail->what = "could not map the gate's buffer";
+		strcpy(fail->what, "could not map the gate's buffer");
 		return -1;
 	}
 	hp_fill_random(s.g.base, s.g.size, &s.rng);
 	if (hp_guarded_call(walk, &s)) {
-		s.cur.what = "read outside the buffer";
+		struct hp_fault f = hp_trap_fault();
+		const uint8_t *a = f.addr, *map = s.g.map;
+
+		/* A guard page is an over-read; anything else, a crash. */
+		if ((f.sig == SIGSEGV || f.sig == SIGBUS) && a >= map &&
+		    a < map + s.g.map_size)
+			strcpy(s.cur.what, "read outside the buffer");
+		else
+			hp_fault_describe(&f, s.cur.what, sizeof(s.cur.what));
 		s.cur.expected = s.cur.got = 0;
 		s.failed = 1;
 	}

@@ -9,8 +9,10 @@
 
 #include <setjmp.h>
 #include <signal.h>
+#include <stdio.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/time.h>
 #include <unistd.h>
 
 static size_t page_size(void)
@@ -65,36 +67,127 @@ uint8_t *hp_guarded_butt(const struct hp_guarded *g, size_t len)
 	return g->base + g->size - len;
 }
 
-static __thread sigjmp_buf *trap_env;
+/*
+ * The trap. While armed, SIGSEGV, SIGBUS, SIGILL, SIGFPE and SIGABRT jump
+ * back to the sigjmp_buf the caller entered, with the signal and fault
+ * address kept for hp_trap_fault(); and with a time limit, a SIGALRM each
+ * second watches hp_trap_beat: when it has not moved for the limit, the
+ * code running is stuck, and the same jump ends it. Outside an entered
+ * region a signal is fatal as usual.
+ */
+static const int trapped[] = { SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT };
+#define NTRAPPED (sizeof(trapped) / sizeof(trapped[0]))
 
-static void trap_handler(int sig)
+volatile unsigned long hp_trap_beat;
+static __thread sigjmp_buf *trap_env;
+static struct hp_fault last_fault;
+static struct sigaction old_actions[NTRAPPED], old_alarm;
+static unsigned armed, limit_s, stalled;
+static unsigned long last_beat;
+
+static void trap_handler(int sig, siginfo_t *info, void *ctx)
 {
-	(void)sig;
-	if (trap_env)
-		siglongjmp(*trap_env, 1);
-	_exit(128 + sig);
+	(void)ctx;
+	if (sig == SIGALRM) {
+		if (hp_trap_beat != last_beat || !trap_env) {
+			last_beat = hp_trap_beat;
+			stalled = 0;
+			return;
+		}
+		if (++stalled < limit_s)
+			return;
+	}
+	if (!trap_env) {
+		signal(sig, SIG_DFL);
+		raise(sig);
+		_exit(128 + sig);
+	}
+	last_fault.sig = sig;
+	last_fault.addr = sig == SIGALRM ? NULL : info->si_addr;
+	last_fault.timed_out = sig == SIGALRM;
+	stalled = 0;
+	siglongjmp(*trap_env, 1);
+}
+
+void hp_trap_arm(unsigned seconds)
+{
+	struct sigaction sa;
+
+	if (armed++)
+		return;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = trap_handler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	for (size_t i = 0; i < NTRAPPED; i++)
+		sigaction(trapped[i], &sa, &old_actions[i]);
+	limit_s = seconds;
+	if (seconds) {
+		struct itimerval tick = { { 1, 0 }, { 1, 0 } };
+
+		sa.sa_flags = SA_SIGINFO | SA_RESTART;
+		sigaction(SIGALRM, &sa, &old_alarm);
+		setitimer(ITIMER_REAL, &tick, NULL);
+	}
+}
+
+void hp_trap_disarm(void)
+{
+	if (!armed || --armed)
+		return;
+	if (limit_s) {
+		struct itimerval off = { { 0, 0 }, { 0, 0 } };
+
+		setitimer(ITIMER_REAL, &off, NULL);
+		sigaction(SIGALRM, &old_alarm, NULL);
+	}
+	for (size_t i = 0; i < NTRAPPED; i++)
+		sigaction(trapped[i], &old_actions[i], NULL);
+}
+
+void hp_trap_enter(sigjmp_buf *env)
+{
+	trap_env = env;
+}
+
+void hp_trap_leave(void)
+{
+	trap_env = NULL;
+}
+
+struct hp_fault hp_trap_fault(void)
+{
+	return last_fault;
+}
+
+const char *hp_fault_describe(const struct hp_fault *f, char *buf, size_t n)
+{
+	if (f->timed_out)
+		snprintf(buf, n, "did not return within %u s (--time-limit)",
+			 limit_s);
+	else if (f->sig == SIGILL)
+		snprintf(buf, n, "crashed: SIGILL (an instruction this CPU lacks?)");
+	else if (f->sig == SIGABRT)
+		snprintf(buf, n, "crashed: SIGABRT (abort)");
+	else
+		snprintf(buf, n, "crashed: SIG%s (%s) at address %p",
+			 sigabbrev_np(f->sig), strsignal(f->sig), f->addr);
+	return buf;
 }
 
 int hp_guarded_call(void (*fn)(void *arg), void *arg)
 {
-	struct sigaction sa, old_segv, old_bus;
 	sigjmp_buf env;
-	int faulted = 0;
+	volatile int faulted = 0;
 
-	memset(&sa, 0, sizeof(sa));
-	sa.sa_handler = trap_handler;
-	sigemptyset(&sa.sa_mask);
-	sa.sa_flags = SA_NODEFER;
-	sigaction(SIGSEGV, &sa, &old_segv);
-	sigaction(SIGBUS, &sa, &old_bus);
+	hp_trap_arm(0);
 	if (sigsetjmp(env, 1) == 0) {
-		trap_env = &env;
+		hp_trap_enter(&env);
 		fn(arg);
 	} else {
 		faulted = 1;
 	}
-	trap_env = NULL;
-	sigaction(SIGSEGV, &old_segv, NULL);
-	sigaction(SIGBUS, &old_bus, NULL);
+	hp_trap_leave();
+	hp_trap_disarm();
 	return faulted ? -1 : 0;
 }

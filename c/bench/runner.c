@@ -16,6 +16,8 @@
 #include <sys/personality.h>
 #include <unistd.h>
 
+static FILE *json_out;
+
 static void usage_error(const char *what, const char *value,
 			const char *allowed)
 {
@@ -183,6 +185,8 @@ static void parse_args(struct hp_run *run, int argc, char **argv)
 			run->so.freq_tolerance = opt_fraction("freq-tolerance", v);
 		} else if (!strcmp(o, "--width-ref")) {
 			run->so.width_ref = opt_positive("width-ref", v);
+		} else if (!strcmp(o, "--time-limit")) {
+			run->time_limit_s = opt_u64("time-limit", v, 0, 86400);
 		} else if (!strcmp(o, "--max-rounds")) {
 			run->so.max_rounds = opt_u64("max-rounds", v, 1, 10000000);
 		} else if (!strcmp(o, "--test-spells")) {
@@ -306,6 +310,7 @@ static void gate_all(struct hp_run *run)
 			r->reason = r->reason_buf;
 			continue;
 		}
+		hp_current_variant = r->v->name;
 		if (hp_gate(run->p, r->v, &go, &r->fail, &r->ncases,
 			    &r->dirty_upper)) {
 			r->status = "wrong";
@@ -410,6 +415,73 @@ static int time_jobs(struct hp_run *run)
 			 &run->clk);
 }
 
+/*
+ * The JSON goes to a private copy of stdout, and fd 1 becomes stderr: a
+ * brought variant that prints cannot corrupt the output Python reads.
+ */
+static FILE *private_stdout(void)
+{
+	int fd = dup(STDOUT_FILENO);
+	FILE *f = fd >= 0 ? fdopen(fd, "w") : NULL;
+
+	if (!f || dup2(STDERR_FILENO, STDOUT_FILENO) < 0)
+		return stdout;
+	return f;
+}
+
+/* A variant that calls exit() takes the runner with it; at least say who. */
+static void exit_in_variant(void)
+{
+	if (hp_current_variant) {
+		fprintf(stderr,
+			"hotpath-bench: variant '%s' called exit() while it was "
+			"being checked or timed\n", hp_current_variant);
+		_exit(4);
+	}
+}
+
+/*
+ * Jobs the trap set aside (a crash, or no return within the time limit)
+ * make their variant wrong, with the case and what happened; the
+ * variant's other jobs are not timed.
+ */
+static void set_aside_crashed(struct hp_run *run)
+{
+	for (size_t k = 0; k < run->njobs; k++) {
+		struct hp_job *jb = &run->jobs[k];
+		struct hp_variant_result *r = NULL;
+
+		if (strcmp(jb->status, "crashed"))
+			continue;
+		for (size_t i = 0; i < run->nvr && !r; i++)
+			if (run->vr[i].v == jb->v)
+				r = &run->vr[i];
+		if (!r || !strcmp(r->status, "wrong"))
+			continue;
+		r->status = "wrong";
+		r->fail.len = jb->size;
+		r->fail.align = jb->align & 63;
+		r->fail.seed = run->so.seed;
+		r->fail.expected = r->fail.got = 0;
+		hp_fault_describe(&jb->fault, r->fail.what,
+				  sizeof(r->fail.what));
+		snprintf(r->reason_buf, sizeof(r->reason_buf), "%s (%s mode)",
+			 r->fail.what, hp_mode_names[jb->mode]);
+		r->reason = r->reason_buf;
+	}
+	for (size_t k = 0; k < run->njobs; k++) {
+		struct hp_job *jb = &run->jobs[k];
+
+		for (size_t i = 0; i < run->nvr; i++)
+			if (run->vr[i].v == jb->v && !strcmp(run->vr[i].status, "wrong") &&
+			    strcmp(jb->status, "not timed")) {
+				jb->status = "not timed";
+				jb->reason = "variant crashed while being timed";
+				jb->nsamples = 0;
+			}
+	}
+}
+
 static void list_all(void)
 {
 	struct hp_json j;
@@ -483,6 +555,7 @@ int main(int argc, char **argv)
 			.burst_ticks = 10, .clean_share = 0.9,
 			.freq_tolerance = 0.03 },
 		.timeline_ms = 5000,
+		.time_limit_s = 30,
 		.interval_ms = 100,
 		.rng_seed = 1,
 		.modes = { 1, 1, 1 },
@@ -519,14 +592,20 @@ int main(int argc, char **argv)
 			run.sizes[i] = run.p->ndefault_sizes
 				? run.p->default_sizes[i] : 64;
 	}
+	json_out = private_stdout();
+	hp_trap_arm(run.time_limit_s);
+	atexit(exit_in_variant);
 	collect_variants(&run);
 	gate_all(&run);
 	if (!strcmp(run.command, "run")) {
 		plan_jobs(&run);
 		if (time_jobs(&run))
 			return 1;
+		set_aside_crashed(&run);
 	}
-	hp_json_init(&j, stdout);
+	hp_current_variant = NULL;
+	hp_json_init(&j, json_out);
 	hp_emit_run(&j, &run);
+	fflush(json_out);
 	return 0;
 }

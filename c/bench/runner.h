@@ -34,6 +34,7 @@ struct hp_run {
 	int cpu;
 	struct hp_sampler_opts so;
 	unsigned timeline_ms, interval_ms;	/* the probe command */
+	unsigned time_limit_s;	/* a variant call that runs longer is stopped */
 	uint64_t rng_seed;
 
 	/* results */

@@ -15,11 +15,15 @@
  *     in the middle of the sample).
  * Full width is learnt from the run's probes (hp_width_best), so the
  * verdicts are revisited whenever it moves. Rounds go on until every job has
- * o->rounds clean samples or max_rounds were taken; the figures are made
+ * o->rounds clean samples or the budget ends (--max-rounds; by default
+ * 3 x rounds, and never less than MIN_BUDGET_S seconds: a spell of the
+ * neighbour lasts about a second, and a short run must be able to outlast
+ * one); the figures are made
  * from the clean samples (hotpath.results), and a job that fell short
  * says so. Every sample is kept and sent, clean or not.
  */
 #include "engine.h"
+#include <hotpath/guard.h>
 
 #include <math.h>
 #include <stdlib.h>
@@ -40,6 +44,8 @@ double hp_median(double *v, size_t n)
 	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
 }
 
+#define MIN_BUDGET_S 2.0
+
 /* The empty call is timed through a call site of its own, the last. */
 #define EMPTY_SITE (HP_BURST_SITES - 1)
 
@@ -50,21 +56,65 @@ static uint64_t burst(const struct hp_primitive *p, unsigned site,
 	return p->burst[site % HP_BURST_SITES](fn, buf, len, seed, mode, n);
 }
 
-/* Calls per sample so that one sample lasts about @target ticks. */
-static unsigned calls_for(const struct hp_primitive *p, unsigned site,
-			  const void *fn, const uint8_t *buf, size_t len,
-			  enum hp_mode mode, uint64_t target, uint64_t seed)
+/*
+ * One burst of @jb's variant with the trap entered (guard.h): a variant
+ * that crashes or does not return within the time limit is set aside, its
+ * job "crashed" with what happened, and the run goes on. Returns 0 with
+ * the ticks in *t, or -1.
+ */
+const char *volatile hp_current_variant;
+
+static int job_burst(const struct hp_primitive *p, struct hp_job *jb,
+		     const uint8_t *base, unsigned n, uint64_t seed,
+		     uint64_t *t)
+{
+	sigjmp_buf env;
+
+	hp_current_variant = jb->v->name;
+	if (sigsetjmp(env, 0)) {
+		hp_trap_leave();
+		jb->fault = hp_trap_fault();
+		jb->status = "crashed";
+		return -1;
+	}
+	hp_trap_enter(&env);
+	*t = burst(p, jb->site, jb->v->fn, base + jb->align, jb->size,
+		   jb->mode, n, seed);
+	hp_trap_leave();
+	hp_trap_beat++;
+	return 0;
+}
+
+/* @jb's burst, or with @jb NULL the empty call's in @mode. */
+static int timed(const struct hp_primitive *p, struct hp_job *jb,
+		 const uint8_t *base, enum hp_mode mode, unsigned n,
+		 uint64_t seed, uint64_t *t)
+{
+	if (jb)
+		return job_burst(p, jb, base, n, seed, t);
+	*t = burst(p, EMPTY_SITE, p->empty_fn, base, 0, mode, n, seed);
+	return 0;
+}
+
+/* Calls per sample so that one sample lasts about @target ticks; 0 when
+ * the variant crashed. */
+static unsigned calls_for(const struct hp_primitive *p, struct hp_job *jb,
+			  const uint8_t *base, enum hp_mode mode,
+			  uint64_t target, uint64_t seed)
 {
 	unsigned n = 1;
-	uint64_t t = burst(p, site, fn, buf, len, mode, n, seed);
+	uint64_t t, u;
 
+	if (timed(p, jb, base, mode, n, seed, &t))
+		return 0;
 	while (t < target / 4 && n < (1u << 24)) {
 		n *= 2;
-		t = burst(p, site, fn, buf, len, mode, n, seed);
+		if (timed(p, jb, base, mode, n, seed, &t))
+			return 0;
 	}
 	for (int i = 0; i < 3; i++) {
-		uint64_t u = burst(p, site, fn, buf, len, mode, n, seed);
-
+		if (timed(p, jb, base, mode, n, seed, &u))
+			return 0;
 		if (u < t)
 			t = u;
 	}
@@ -194,6 +244,9 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 	      const struct hp_sampler_opts *o, struct hp_clock_result *clk)
 {
 	unsigned max_rounds = o->max_rounds ? o->max_rounds : 3 * o->rounds;
+	uint64_t t_start = hp_tsc_begin();
+	uint64_t min_ticks = o->max_rounds ? 0
+				: (uint64_t)(MIN_BUDGET_S * o->tsc_hz);
 	unsigned pcap = 0, ecap = 0, nempty = 0, en = 0, r, b, nb;
 	unsigned *round_of = NULL;	/* kept round of each probe */
 	double *empty = NULL, *emp_b = NULL, *tmp = NULL;
@@ -211,15 +264,16 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 
 		if (strcmp(jb->status, "ok"))
 			continue;
-		jb->n = calls_for(p, jb->site, jb->v->fn, base + jb->align,
-				  jb->size, jb->mode, o->burst_ticks, o->seed);
-		fenced |= jb->mode == HP_FENCED;
+		jb->n = calls_for(p, jb, base, jb->mode, o->burst_ticks,
+				  o->seed);
+		fenced |= jb->n && jb->mode == HP_FENCED;
 	}
 	if (fenced)
-		en = calls_for(p, EMPTY_SITE, p->empty_fn, base, 0, HP_FENCED,
-			       o->burst_ticks, o->seed);
+		en = calls_for(p, NULL, base, HP_FENCED, o->burst_ticks,
+			       o->seed);
 
-	for (r = 0; r < o->warmup + max_rounds; r++) {
+	for (r = 0; r < o->warmup + max_rounds ||
+		    hp_tsc_begin() - t_start < min_ticks; r++) {
 		int keep = r >= o->warmup;
 		double slow = spell_factor(o, r);
 		double before = clk->best_cpi;
@@ -243,7 +297,7 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 		/* Rotate the starting job so no job always runs first. */
 		for (size_t i = 0; i < njobs; i++) {
 			struct hp_job *jb = &jobs[(i + r) % njobs];
-			double t;
+			uint64_t t;
 
 			if (strcmp(jb->status, "ok"))
 				continue;
@@ -251,15 +305,15 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 			 * have evicted this buffer or retrained the branch
 			 * predictors, and a sample of a few long calls would
 			 * carry that cold start into its figure. */
-			burst(p, jb->site, jb->v->fn, base + jb->align,
-			      jb->size, jb->mode, 1, o->seed);
+			if (job_burst(p, jb, base, 1, o->seed, &t))
+				continue;
 			/* A variant that leaves the vector registers' upper
 			 * halves dirty makes legacy-SSE code after it pay (the
 			 * gate warns about it): none carries it into the next
 			 * sample, or into the probe. */
 			hp_clean_upper();
-			t = burst(p, jb->site, jb->v->fn, base + jb->align,
-				  jb->size, jb->mode, jb->n, o->seed);
+			if (job_burst(p, jb, base, jb->n, o->seed, &t))
+				continue;
 			hp_clean_upper();
 			if (add_probe(clk, &pcap, hp_probe_take(&clk->probe, slow)))
 				goto out;

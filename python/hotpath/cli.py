@@ -9,6 +9,7 @@ anywhere ends the command with its message on stderr and its exit status:
 
 import argparse
 import shlex
+import signal
 import sys
 from collections.abc import Sequence
 
@@ -45,6 +46,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(arguments)
     args.command_line = shlex.join(["hotpath", *arguments])
+    # SIGTERM unwinds like SIGINT: the runner is killed, temporary folders
+    # go, and nothing half-written is stored.
+    previous = signal.signal(signal.SIGTERM, _terminated)
     try:
         status: int = args.handler(args)
     except HotpathError as err:
@@ -53,6 +57,19 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         print("hotpath: interrupted", file=sys.stderr)
         return 130
+    except Terminated:
+        print("hotpath: terminated", file=sys.stderr)
+        return 143
     except BrokenPipeError:
         return 1
+    finally:
+        signal.signal(signal.SIGTERM, previous)
     return status
+
+
+class Terminated(BaseException):
+    """SIGTERM arrived: unwind everything, as for SIGINT."""
+
+
+def _terminated(signum: int, frame: object) -> None:
+    raise Terminated()

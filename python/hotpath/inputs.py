@@ -122,6 +122,14 @@ def check_rounds(rounds: int) -> int:
 
 
 MAX_REPEAT = 100
+MAX_TIME_LIMIT = 86400
+
+
+def check_time_limit(seconds: int | None) -> int | None:
+    """Seconds a variant call may run: 0 (no limit) .. a day; None: the runner's."""
+    if seconds is not None and not 0 <= seconds <= MAX_TIME_LIMIT:
+        raise UsageError(f"--time-limit '{seconds}': allowed: 0..{MAX_TIME_LIMIT} seconds")
+    return seconds
 
 
 def check_repeat(repeat: int) -> int:

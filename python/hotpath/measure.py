@@ -45,6 +45,7 @@ class Request:
     cpu: int | None = None
     unit: str = "cycles"
     extra: list[str] = field(default_factory=list)
+    time_limit: int | None = None  # seconds a variant call may run (runner default: 30)
 
     def arguments(self, with_args: list[str], width_ref: float | None = None) -> list[str]:
         args = ["run", "--primitive", self.primitive]
@@ -60,6 +61,8 @@ class Request:
             args += ["--with", value]
         if width_ref is not None:
             args += ["--width-ref", f"{width_ref:.6g}"]
+        if self.time_limit is not None:
+            args += ["--time-limit", str(self.time_limit)]
         return args + self.extra
 
 

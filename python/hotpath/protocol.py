@@ -104,10 +104,10 @@ class Failure:
         def show(value: int | str) -> str:
             return f"0x{value:x}" if isinstance(value, int) else value
 
-        return (
-            f"{self.what} at len {self.length}, align {self.align}, seed {show(self.seed)}: "
-            f"expected {show(self.expected)}, got {show(self.got)}"
-        )
+        where = f"{self.what} at len {self.length}, align {self.align}, seed {show(self.seed)}"
+        if self.what != "mismatch":  # a fault or a hang has no values to show
+            return where
+        return f"{where}: expected {show(self.expected)}, got {show(self.got)}"
 
 
 @dataclass(frozen=True)

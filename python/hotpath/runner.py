@@ -12,6 +12,7 @@ $HOTPATH_RUNNER names a runner executable to use as it is, without make
 import json
 import os
 import re
+import signal
 import subprocess
 import sys
 import threading
@@ -23,6 +24,8 @@ from hotpath.errors import RunnerError, UsageError
 from hotpath.progress import ProgressBar
 
 PROGRESS_LINE = re.compile(r"^progress (\d+) (\d+)\s*$")
+# The runner's exit status when a variant called exit() (runner.c).
+EXIT_IN_VARIANT = 4
 
 
 @dataclass(frozen=True)
@@ -118,7 +121,7 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
     try:
         output = proc.stdout.read()
         status = proc.wait()
-    except KeyboardInterrupt:
+    except BaseException:  # SIGINT, or SIGTERM made SystemExit (cli.py): no orphan runner
         proc.kill()
         proc.wait()
         raise
@@ -129,6 +132,12 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
     errors = "".join(messages).strip()
     if status in (2, 3):
         raise UsageError(errors or f"runner rejected {' '.join(args)} (exit {status})")
+    if status == EXIT_IN_VARIANT:
+        last = errors.splitlines()[-1] if errors else "a variant ended the runner"
+        raise RunnerError(f"{last.removeprefix('hotpath-bench: ')}; nothing of this run was kept")
+    if status < 0:
+        killer = signal.Signals(-status).name
+        raise RunnerError(f"runner killed by {killer}: {' '.join(command)}\n{errors}".rstrip())
     if status != 0:
         raise RunnerError(f"runner failed (exit {status}): {' '.join(command)}\n{errors}".rstrip())
     try:

@@ -73,7 +73,9 @@ struct hp_failure {
 	uint64_t seed;
 	uint64_t expected;
 	uint64_t got;
-	const char *what;	/* "mismatch" or "read outside the buffer" */
+	/* "mismatch", "read outside the buffer", "crashed: SIGILL (...)",
+	 * "did not return within 30 s (--time-limit)" */
+	char what[96];
 };
 
 /* Time @n calls of @fn in @mode; returns elapsed TSC ticks. */

@@ -7,6 +7,7 @@
 #ifndef HOTPATH_GUARD_H
 #define HOTPATH_GUARD_H
 
+#include <setjmp.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -33,9 +34,31 @@ uint8_t *hp_guarded_place(const struct hp_guarded *g, size_t len,
 uint8_t *hp_guarded_butt(const struct hp_guarded *g, size_t len);
 
 /*
- * Run fn(arg) with a SIGSEGV/SIGBUS trap armed: returns 0 when it ran to
- * the end, -1 when it touched a guard page (or any unmapped address).
+ * Run fn(arg) with the trap armed (below): returns 0 when it ran to the
+ * end, -1 when it faulted (hp_trap_fault() says how: a guard page is a
+ * SIGSEGV at an address inside hp_guarded.map).
  */
 int hp_guarded_call(void (*fn)(void *arg), void *arg);
+
+/* ---- the trap: a variant that crashes or hangs is named, not fatal ---- */
+struct hp_fault {
+	int sig;		/* SIGSEGV, SIGBUS, SIGILL, SIGFPE, SIGABRT, SIGALRM */
+	const void *addr;	/* fault address (SIGSEGV, SIGBUS) */
+	int timed_out;		/* hp_trap_beat stood still for the limit */
+};
+
+/* Bumped by whoever calls variants, after each call or burst returns. */
+extern volatile unsigned long hp_trap_beat;
+
+/* Nested arms count; @seconds > 0 also starts the watchdog (the first
+ * arm's limit holds). */
+void hp_trap_arm(unsigned seconds);
+void hp_trap_disarm(void);
+/* Between these, a trapped signal siglongjmp()s to @env. */
+void hp_trap_enter(sigjmp_buf *env);
+void hp_trap_leave(void);
+struct hp_fault hp_trap_fault(void);
+/* "crashed: SIGILL (...)", "did not return within 30 s", ... into @buf. */
+const char *hp_fault_describe(const struct hp_fault *f, char *buf, size_t n);
 
 #endif /* HOTPATH_GUARD_H */

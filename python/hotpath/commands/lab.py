@@ -24,6 +24,7 @@ from hotpath.inputs import (
     check_cpu,
     check_repeat,
     check_rounds,
+    check_time_limit,
     parse_aligns,
     parse_modes,
     parse_names,
@@ -81,6 +82,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="your own variant: compiled with the library's flags, checked, then timed",
     )
     parser.add_argument("--unit", choices=UNITS, default="cycles", help="cycles or TSC ticks")
+    parser.add_argument(
+        "--time-limit",
+        type=int,
+        default=None,
+        metavar="S",
+        help="a variant call still running after S seconds is stopped and the variant "
+        "reported WRONG with 'did not return' (default 30; 0: no limit)",
+    )
     parser.add_argument("--plot", type=Path, default=None, metavar="DIR", help="write plots here")
     add_output_options(parser)
     seedtable.add_flags(parser, lab)
@@ -103,6 +112,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     modes = parse_modes(args.modes) if args.modes is not None else lab.default_modes
     rounds = check_rounds(args.rounds)
     cpu = check_cpu(args.cpu)
+    time_limit = check_time_limit(args.time_limit)
     wanted = parse_names(args.variants) if args.variants else None
     user_specs = [parse_with(text) for text in args.with_]
     _check_plot(args)
@@ -131,6 +141,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
                 cpu=cpu,
                 unit=args.unit,
                 extra=lab.runner_args(args),
+                time_limit=time_limit,
             )
         )
     groups = measure.run_requests(
