@@ -49,10 +49,12 @@ $(BUILD)/libhotpath.so: $(LIB_OBJS)
 $(BUILD)/hotpath-bench: $(BUILD)/obj/c/bench/runner.o $(BUILD)/libhotpath.a
 	$(CC) -rdynamic -o $@ $^ $(ALL_LDLIBS)
 
-# The flags a user's --with FILE.c is compiled with: the library's own.
+# The flags a user's --with FILE.c is compiled with: the library's own, its
+# include path absolute (a relative one would let a header in the user's
+# current folder stand in for the library's).
 $(BUILD)/user-cflags: Makefile $(wildcard c/*/lab.mk)
 	@mkdir -p $(BUILD)
-	@echo "$(CFLAGS_COMMON) $(CFLAGS) -I$(CURDIR)/c/include" > $@
+	@echo "$(subst -Ic/include,-I$(CURDIR)/c/include,$(CFLAGS_COMMON)) $(CFLAGS)" > $@
 
 $(BUILD)/tests/%: tests/c/%.c $(BUILD)/libhotpath.a $(HEADERS)
 	@mkdir -p $(dir $@)

@@ -9,6 +9,7 @@
 #include <hotpath/guard.h>
 
 #include <signal.h>
+#include <stdio.h>
 
 #include <string.h>
 
@@ -60,6 +61,13 @@ static int one(struct gate *s, const uint8_t *buf, size_t len, uint64_t seed)
 	s->cur.expected = exp;
 	s->cur.got = got;
 	strcpy(s->cur.what, "mismatch");
+	if (s->p->explain) {
+		const char *why = s->p->explain(buf, len, seed, got);
+
+		if (why)
+			snprintf(s->cur.what, sizeof(s->cur.what),
+				 "mismatch (%s)", why);
+	}
 	s->failed = 1;
 	return 1;
 }

@@ -118,6 +118,29 @@ static double opt_positive(const char *name, const char *v)
 	return x;
 }
 
+/* --with-needs avx2,bmi2: CPU features, named as `hotpath-bench list`. */
+static uint32_t parse_needs(char *v)
+{
+	char allowed[256] = "comma-separated, of:";
+	uint32_t bits = 0;
+
+	for (unsigned b = 0; b < HP_CPU_NFEATURES; b++) {
+		strcat(allowed, " ");
+		strcat(allowed, hp_cpu_feature_name(b));
+	}
+	for (char *tok = strtok(v, ","); tok; tok = strtok(NULL, ",")) {
+		unsigned b;
+
+		for (b = 0; b < HP_CPU_NFEATURES; b++)
+			if (!strcmp(tok, hp_cpu_feature_name(b)))
+				break;
+		if (b == HP_CPU_NFEATURES)
+			usage_error("CPU feature", tok, allowed);
+		bits |= 1u << b;
+	}
+	return bits;
+}
+
 /* --test-spells EVERY:LEN:FACTOR, the neighbour a test can order. */
 static void parse_spells(struct hp_sampler_opts *so, const char *v)
 {
@@ -166,8 +189,17 @@ static void parse_args(struct hp_run *run, int argc, char **argv)
 		} else if (!strcmp(o, "--variants")) {
 			run->nvariants = split_names(v, run->variants);
 		} else if (!strcmp(o, "--with")) {
-			if (run->nwith < HP_MAX_LIST)
-				run->with[run->nwith++] = v;
+			if (run->nwith == HP_MAX_LIST)
+				usage_error("--with", v, "at most 256 of them");
+			run->with[run->nwith++] = v;
+		} else if (!strcmp(o, "--with-as")) {
+			if (!run->nwith)
+				usage_error("--with-as", v, "after a --with");
+			run->with_as[run->nwith - 1] = v;
+		} else if (!strcmp(o, "--with-needs")) {
+			if (!run->nwith)
+				usage_error("--with-needs", v, "after a --with");
+			run->with_needs[run->nwith - 1] = parse_needs(v);
 		} else if (!strcmp(o, "--rounds")) {
 			run->so.rounds = opt_u64("rounds", v, 1, 1000000);
 		} else if (!strcmp(o, "--warmup")) {
@@ -261,6 +293,26 @@ static void check_variant_names(const struct hp_run *run)
 	}
 }
 
+/* A brought variant's name must be its own in the run: figures are kept
+ * by name, and two of one name would show one's figures as the other's. */
+static void check_unique(const struct hp_run *run, const struct hp_variant *v,
+			 size_t k)
+{
+	const char *allowed = "a name no other variant of the primitive has "
+			      "(rename it with --with-as)";
+
+	for (size_t i = 0; i < run->p->nvariants; i++)
+		if (!strcmp(run->p->variants[i].name, v->name))
+			usage_error("--with variant name", v->name, allowed);
+	for (size_t i = 0; i < k; i++) {
+		const char *other = run->with_as[i] ? run->with_as[i]
+						    : strrchr(run->with[i], ':') + 1;
+
+		if (!strcmp(other, v->name))
+			usage_error("--with variant name", v->name, allowed);
+	}
+}
+
 static void collect_variants(struct hp_run *run)
 {
 	const struct hp_primitive *p = run->p;
@@ -275,6 +327,10 @@ static void collect_variants(struct hp_run *run)
 		struct hp_variant *v = malloc(sizeof(*v));
 
 		*v = load_user(run->with[i]);
+		if (run->with_as[i])
+			v->name = run->with_as[i];
+		v->needs = run->with_needs[i];
+		check_unique(run, v, i);
 		run->vr[n++].v = v;
 	}
 	run->nvr = n;

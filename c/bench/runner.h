@@ -18,7 +18,7 @@ struct hp_variant_result {
 	struct hp_failure fail;
 	unsigned long ncases;
 	int dirty_upper;	/* hp_gate()'s: left AVX upper state dirty */
-	char reason_buf[160];
+	char reason_buf[224];
 };
 
 struct hp_run {
@@ -30,6 +30,8 @@ struct hp_run {
 	const char *variants[HP_MAX_LIST];
 	size_t nvariants;
 	const char *with[HP_MAX_LIST];
+	const char *with_as[HP_MAX_LIST];	/* --with-as: its name */
+	uint32_t with_needs[HP_MAX_LIST];	/* --with-needs: CPU bits */
 	size_t nwith;
 	int cpu;
 	struct hp_sampler_opts so;

@@ -25,6 +25,19 @@ static int crc32c_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
+/* The common slip: a CRC that inverts before and after, as zlib's crc32()
+ * and ISA-L's crc32_iscsi() do, where the kernel's crc32c() does not. */
+static const char *crc32c_explain(const uint8_t *buf, size_t len,
+				  uint64_t seed, uint64_t got)
+{
+	uint32_t inverted = ~hp_crc32c_ref(~(uint32_t)seed, buf, len);
+
+	if (got == inverted)
+		return "inverting convention? it returned ~crc32c(~seed); the "
+		       "kernel's crc32c() takes and returns the raw register";
+	return NULL;
+}
+
 static inline __attribute__((always_inline)) uint64_t
 crc32c_burst(const void *fn_, const uint8_t *buf,
 	     size_t len, uint64_t seed, enum hp_mode mode,
@@ -156,6 +169,7 @@ const struct hp_primitive hp_prim_crc32c = {
 	.nvariants = sizeof(crc32c_variants) / sizeof(crc32c_variants[0]),
 	.empty_fn = crc32c_empty,
 	.check = crc32c_check,
+	.explain = crc32c_explain,
 	.burst = crc32c_burst_sites,
 	.promise_name = crc32c_promise_name,
 };

@@ -6,6 +6,9 @@ and says what is allowed, so that bad input always ends with exit status 2
 and an untouched system (docs: PRODUCT.md, "Quality bar").
 """
 
+import dataclasses
+import re
+import shlex
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -154,15 +157,57 @@ def check_known(names: Iterable[str], known: Sequence[str], what: str) -> None:
             raise UsageError(f"{what} '{name}': unknown; known: {allowed}")
 
 
+# `// hotpath: KEY=VALUE` lines in a --with file: what the variant needs.
+DIRECTIVE = re.compile(r"^\s*//\s*hotpath:\s*(\w+)\s*=\s*(.*?)\s*$")
+DIRECTIVES = ("cflags", "needs")
+
+
 @dataclass(frozen=True)
 class UserVariantSpec:
-    """One --with FILE.c:FUNCTION argument, checked to exist."""
+    """One --with FILE.c:FUNCTION argument, checked to exist.
+
+    cflags and needs come from the file's `// hotpath: cflags=...` and
+    `// hotpath: needs=avx2,bmi2` lines (and --with-cflags); name is the
+    variant's name in the run, FUNCTION unless that clashes (then
+    FILE:FUNCTION, see unique_names).
+    """
 
     source: Path
     function: str
+    cflags: tuple[str, ...] = ()
+    needs: tuple[str, ...] = ()
+    name: str = ""
+
+    @property
+    def variant(self) -> str:
+        return self.name or self.function
 
 
-def parse_with(text: str) -> UserVariantSpec:
+def _directives(source: Path, text: str) -> dict[str, list[str]]:
+    found: dict[str, list[str]] = {key: [] for key in DIRECTIVES}
+    try:
+        lines = source.read_text(encoding="utf-8", errors="replace").splitlines()
+    except OSError as err:
+        raise UsageError(f"--with '{text}': cannot read '{source}': {err.strerror}") from err
+    for number, line in enumerate(lines, 1):
+        match = DIRECTIVE.match(line)
+        if not match:
+            continue
+        key, value = match.groups()
+        if key not in found:
+            raise UsageError(
+                f"--with '{text}': {source}:{number}: '// hotpath: {key}=' is not known; "
+                f"allowed: {', '.join(DIRECTIVES)}"
+            )
+        try:
+            words = shlex.split(value) if key == "cflags" else value.replace(",", " ").split()
+        except ValueError as err:
+            raise UsageError(f"--with '{text}': {source}:{number}: {err}") from err
+        found[key] += words
+    return found
+
+
+def parse_with(text: str, extra_cflags: str = "") -> UserVariantSpec:
     """Parse FILE.c:FUNCTION; the file must exist, the function be a C identifier."""
     path_text, sep, function = text.rpartition(":")
     if not sep or not path_text or not function:
@@ -174,4 +219,38 @@ def parse_with(text: str) -> UserVariantSpec:
     source = Path(path_text)
     if not source.is_file():
         raise UsageError(f"--with '{text}': file '{source}' does not exist or is not a file")
-    return UserVariantSpec(source=source, function=function)
+    found = _directives(source, text)
+    try:
+        extra = shlex.split(extra_cflags)
+    except ValueError as err:
+        raise UsageError(f"--with-cflags '{extra_cflags}': {err}") from err
+    return UserVariantSpec(
+        source=source,
+        function=function,
+        cflags=(*found["cflags"], *extra),
+        needs=tuple(found["needs"]),
+    )
+
+
+def unique_names(specs: list[UserVariantSpec], builtins: set[str]) -> list[UserVariantSpec]:
+    """Each brought variant under a name of its own in the run.
+
+    A function named like a built-in variant, or like another --with
+    function, is shown as FILE:FUNCTION; the same FILE:FUNCTION twice is
+    refused.
+    """
+    named: list[UserVariantSpec] = []
+    taken = set(builtins)
+    functions = [spec.function for spec in specs]
+    for spec in specs:
+        name = spec.function
+        if name in taken or functions.count(name) > 1:
+            name = f"{spec.source.name}:{spec.function}"
+        if name in taken:
+            raise UsageError(
+                f"--with '{spec.source}:{spec.function}': given twice; allowed: each "
+                "FILE.c:FUNCTION once"
+            )
+        taken.add(name)
+        named.append(dataclasses.replace(spec, name=name))
+    return named

@@ -57,8 +57,7 @@ class Request:
             args += ["--variants", ",".join(self.variants)]
         if self.cpu is not None:
             args += ["--cpu", str(self.cpu)]
-        for value in with_args:
-            args += ["--with", value]
+        args += with_args
         if width_ref is not None:
             args += ["--width-ref", f"{width_ref:.6g}"]
         if self.time_limit is not None:

@@ -105,7 +105,7 @@ class Failure:
             return f"0x{value:x}" if isinstance(value, int) else value
 
         where = f"{self.what} at len {self.length}, align {self.align}, seed {show(self.seed)}"
-        if self.what != "mismatch":  # a fault or a hang has no values to show
+        if not self.what.startswith("mismatch"):  # a fault or a hang has no values
             return where
         return f"{where}: expected {show(self.expected)}, got {show(self.got)}"
 

@@ -146,7 +146,7 @@ def fail(what, value, allowed, status=2):
 
 
 def parse(argv):
-    opts = {"with": [], "progress": False}
+    opts = {"with": [], "with_as": {}, "progress": False}
     command = argv[0] if argv else fail("command", "", "list, run or verify")
     i = 1
     while i < len(argv):
@@ -160,6 +160,8 @@ def parse(argv):
         value = argv[i + 1]
         if key == "--with":
             opts["with"].append(value)
+        elif key == "--with-as":
+            opts["with_as"][len(opts["with"]) - 1] = value
         else:
             opts[key.lstrip("-")] = value
         i += 2
@@ -197,15 +199,16 @@ def main():
     if "variants" in opts:
         wanted = opts["variants"].split(",")
         variants = [v for v in variants if v["name"] in wanted or v["name"] == "rfc1071-ref"]
-    for spec in opts["with"]:
+    for number, spec in enumerate(opts["with"]):
         path, _, symbol = spec.rpartition(":")
+        name = opts["with_as"].get(number, symbol)
         if not Path(path).exists():
             fail("--with", spec, "cannot open the library", status=3)
         if symbol.startswith("missing"):
             fail("--with", spec, f"undefined symbol {symbol}", status=3)
         failure = WRONG_CASE if "wrong" in symbol else None
         variants.append(
-            variant(symbol, status="wrong" if failure else "ok", failure=failure, flags=["user"])
+            variant(name, status="wrong" if failure else "ok", failure=failure, flags=["user"])
         )
     sizes = [
         int(s) for s in opts.get("sizes", ",".join(map(str, prim["default_sizes"]))).split(",")

@@ -75,7 +75,7 @@ struct hp_failure {
 	uint64_t got;
 	/* "mismatch", "read outside the buffer", "crashed: SIGILL (...)",
 	 * "did not return within 30 s (--time-limit)" */
-	char what[96];
+	char what[160];
 };
 
 /* Time @n calls of @fn in @mode; returns elapsed TSC ticks. */
@@ -115,6 +115,10 @@ struct hp_primitive {
 	/* Optional: sizes the primitive accepts beyond the variant's
 	 * [min_len, max_len] (e.g. multiples of 4); NULL accepts all. */
 	int (*size_ok)(size_t size);
+	/* Optional: a likely reason for a mismatch the check found ("inverting
+	 * convention?"), or NULL; the gate adds it to the failure. */
+	const char *(*explain)(const uint8_t *buf, size_t len, uint64_t seed,
+			       uint64_t got);
 	/* Optional: sizes timed when the user names none. */
 	const size_t *default_sizes;
 	size_t ndefault_sizes;

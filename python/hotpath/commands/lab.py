@@ -30,6 +30,7 @@ from hotpath.inputs import (
     parse_names,
     parse_sizes,
     parse_with,
+    unique_names,
 )
 from hotpath.labs import Lab
 from hotpath.plots import plot_run
@@ -79,7 +80,18 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         action="append",
         default=[],
         metavar="FILE.c:FUNCTION",
-        help="your own variant: compiled with the library's flags, checked, then timed",
+        help="your own variant, repeatable: FUNCTION has the primitive's C signature "
+        f"(c/include/hotpath/{lab.name}.h, docs/labs/{lab.name}.md). Compiled with the "
+        "library's flags, the file's `// hotpath: cflags=...` lines and --with-cflags; "
+        "`// hotpath: needs=avx2,bmi2` names the CPU features it needs (without them it is "
+        "skipped). Checked against the reference, then timed; a name a variant of the run "
+        "already has is shown as FILE:FUNCTION",
+    )
+    parser.add_argument(
+        "--with-cflags",
+        default="",
+        metavar="FLAGS",
+        help="more compiler flags for every --with file, e.g. '-mavx2 -I/path/to/headers'",
     )
     parser.add_argument("--unit", choices=UNITS, default="cycles", help="cycles or TSC ticks")
     parser.add_argument(
@@ -113,8 +125,8 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     rounds = check_rounds(args.rounds)
     cpu = check_cpu(args.cpu)
     time_limit = check_time_limit(args.time_limit)
-    wanted = parse_names(args.variants) if args.variants else None
-    user_specs = [parse_with(text) for text in args.with_]
+    wanted = parse_names(args.variants) if args.variants is not None else None
+    user_specs = [parse_with(text, args.with_cflags) for text in args.with_]
     _check_plot(args)
     check_common(args)
 
@@ -125,11 +137,16 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     )
     if wanted:
         measure.check_variants(known, present, wanted)
+    if user_specs:  # brought variants go with the first primitive
+        first = known.primitive(present[0])
+        user_specs = unique_names(user_specs, {v.name for v in first.variants} if first else set())
     requests = []
-    for primitive in present:
+    for number, primitive in enumerate(present):
         subset = measure.variants_for(known, primitive, wanted)
-        if subset == () and primitive != present[0]:
-            continue  # none of the wanted variants live here
+        if subset == ():
+            if number or not user_specs:
+                continue  # none of the wanted variants live here
+            subset = _reference(known, primitive)  # beside the brought ones
         requests.append(
             measure.Request(
                 primitive=primitive,
@@ -160,9 +177,15 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     # Exit 1 only for a WRONG variant the user brought (--with) or named
     # (--variants): the lab's own deliberately wrong variants (the seed's
     # buggy baselines) are results, shown in the table, not failures.
-    asked = set(wanted or ()) | {spec.function for spec in user_specs}
+    asked = set(wanted or ()) | {spec.variant for spec in user_specs}
     wrong = [v for v in result.wrong_variants() if v.info.name in asked or "user" in v.info.flags]
     return 1 if wrong else 0
+
+
+def _reference(known: measure.Listing, primitive: str) -> tuple[str, ...]:
+    """The primitive's first variant (its reference), to time beside --with ones."""
+    prim = known.primitive(primitive)
+    return (prim.variants[0].name,) if prim and prim.variants else ()
 
 
 def own_sizes(known: measure.Listing, primitive: str) -> tuple[int, ...]:

@@ -1,0 +1,146 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""A brought variant is as first-class as a built-in: its own name in the
+run, its compiler flags and CPU needs declared in the file, a clear word
+when its function is missing or its CRC inverts. Against the real runner.
+"""
+
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
+
+CRC_C = r"""
+#include <stddef.h>
+#include <stdint.h>
+
+static uint32_t raw(uint32_t crc, const uint8_t *p, size_t n)
+{
+	while (n--) {
+		crc ^= *p++;
+		for (int k = 0; k < 8; k++)
+			crc = (crc >> 1) ^ (0x82f63b78 & -(crc & 1));
+	}
+	return crc;
+}
+
+uint32_t hotpath(uint32_t crc, const void *b, size_t n) { return raw(crc, b, n); }
+uint32_t inverting(uint32_t crc, const void *b, size_t n) { return ~raw(~crc, b, n); }
+"""
+
+CSUM_C = r"""
+// hotpath: cflags=-DSCALE=1
+// hotpath: needs=NEEDS
+#include <stdint.h>
+
+uint32_t plain(const void *buf, int len, uint32_t sum)
+{
+	const uint8_t *p = buf;
+	uint64_t s = (uint64_t)sum * SCALE;
+
+	for (int i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)(p[i] | p[i + 1] << 8);
+	if (len & 1)
+		s += p[len - 1];
+	while (s >> 32)
+		s = (s & 0xffffffff) + (s >> 32);
+	return (uint32_t)s;
+}
+"""
+
+CRC = ["crc32c", "--primitive", "crc32c", "--sizes", "64", "--rounds", "5",
+       "--modes", "latency", "--no-store"]  # fmt: skip
+CSUM = ["csum", "--sizes", "40", "--align", "0", "--rounds", "5", "--modes", "latency",
+        "--variants", "rfc1071-ref", "--no-store"]  # fmt: skip
+
+
+def rows(out: str) -> dict[str, str]:
+    return {line.split()[0]: line for line in out.splitlines() if line and line[0].isalpha()}
+
+
+def test_a_name_a_builtin_has_is_shown_as_file_function(cli, tmp_path: Path):
+    (tmp_path / "crc.c").write_text(CRC_C)
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "crc2.c").write_text(CRC_C)
+    res = cli(*CRC, "--variants", "hotpath", "--with", f"{tmp_path / 'crc.c'}:hotpath",
+              "--with", f"{other / 'crc2.c'}:hotpath", "--json")  # fmt: skip
+    assert res.status == 0, res.err
+    names = [f["variant"] for f in res.json()["figures"]]
+    assert sorted(names) == ["crc.c:hotpath", "crc2.c:hotpath", "hotpath"]
+    res = cli(*CRC, "--with", f"{tmp_path / 'crc.c'}:hotpath",
+              "--with", f"{tmp_path / 'crc.c'}:hotpath")  # fmt: skip
+    assert res.status == 2 and "given twice" in res.err
+
+
+def test_inverting_convention_is_named(cli, tmp_path: Path):
+    (tmp_path / "crc.c").write_text(CRC_C)
+    res = cli(*CRC, "--variants", "bitwise-ref", "--with", f"{tmp_path / 'crc.c'}:inverting")
+    assert res.status == 1
+    assert "WRONG: mismatch (inverting convention?" in rows(res.out)["inverting"]
+
+
+def test_file_directives_and_flags(cli, tmp_path: Path):
+    src = tmp_path / "mine.c"
+    src.write_text(CSUM_C.replace("NEEDS", "adx"))
+    res = cli(*CSUM, "--with", f"{src}:plain")  # cflags=-DSCALE=1 from the file
+    assert res.status == 0, res.err
+    src.write_text(CSUM_C.replace("// hotpath: cflags=-DSCALE=1\n", "").replace("NEEDS", "adx"))
+    assert cli(*CSUM, "--with", f"{src}:plain").status == 2  # SCALE undefined
+    res = cli(*CSUM, "--with", f"{src}:plain", "--with-cflags=-DSCALE=1")
+    assert res.status in (0, 1) and "plain" in rows(res.out)
+    src.write_text(CSUM_C.replace("NEEDS", "nosuchfeature"))
+    res = cli(*CSUM, "--with", f"{src}:plain")
+    assert res.status == 2 and "CPU feature 'nosuchfeature'" in res.err
+    src.write_text("// hotpath: color=blue\n")
+    res = cli(*CSUM, "--with", f"{src}:plain")
+    assert res.status == 2 and "'// hotpath: color=' is not known" in res.err
+
+
+def test_needs_a_feature_the_cpu_lacks_is_skipped(cli, tmp_path: Path):
+    src = tmp_path / "mine.c"
+    src.write_text(CSUM_C.replace("NEEDS", "avx512f"))
+    res = cli(*CSUM, "--with", f"{src}:plain", "--json")
+    assert res.status == 0, res.err
+    mine = next(v for v in res.json()["variants"] if v["name"] == "plain")
+    features = cli("list").out.splitlines()[0]  # "cpu: ...; features: a, b"
+    if "avx512f" in features:
+        pytest.skip("this CPU has AVX-512: nothing to skip")
+    assert mine["status"] == "skipped" and mine["reason"] == "this CPU lacks avx512f"
+
+
+def test_odd_file_names_compilers_and_missing_functions(cli, tmp_path: Path, monkeypatch):
+    dash = tmp_path / "-O0.c"
+    dash.write_text(CSUM_C.replace("NEEDS", "adx"))
+    monkeypatch.chdir(tmp_path)
+    monkeypatch.setenv("CC", "gcc -m64")  # a compiler with flags, as make allows
+    res = cli(*CSUM, "--with=-O0.c:plain")
+    assert res.status == 0, res.err
+    assert "plain" in rows(res.out)
+    res = cli(*CSUM, "--with=-O0.c:nosuch")
+    assert res.status == 2
+    assert "-O0.c defines no function 'nosuch'; it defines: plain" in res.err
+
+
+def test_variants_of_another_primitive_and_empty_lists(cli):
+    res = cli("crc32c", "--variants", "matrix", "--sizes", "1420", "--rounds", "5",
+              "--modes", "latency", "--no-store", "--json")  # fmt: skip
+    assert res.status == 0, res.err
+    figures = res.json()["figures"]
+    assert {(f["primitive"], f["variant"]) for f in figures} == {("crc32c_combine", "matrix")}
+    res = cli("csum", "--variants", "", "--no-store")
+    assert res.status == 2 and "variants ''" in res.err
+
+
+def test_user_flags_name_the_library_headers_absolutely():
+    words = (ROOT / "build" / "user-cflags").read_text().split()
+    includes = [w for w in words if w.startswith("-I")]
+    assert includes and all(Path(w[2:]).is_absolute() for w in includes)
+
+
+def test_help_says_with_repeats_and_where_signatures_are(cli):
+    res = cli("csum", "--help")
+    text = " ".join(res.out.split())
+    assert "repeatable" in text and "c/include/hotpath/csum.h" in text
