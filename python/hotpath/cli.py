@@ -17,10 +17,13 @@ from hotpath import __version__
 from hotpath.commands import calibrate, compare, history, lab, listing, suite
 from hotpath.errors import HotpathError
 from hotpath.labs import ALL_LABS
+from hotpath.render import symbols
 
 EPILOG = """exit status: 0 done; 1 the run failed, a calibration self-check failed,
-or a variant you brought (--with) or named (--variants) is WRONG; 2 bad input
-(nothing was written)."""
+a variant you brought (--with) or named (--variants) is WRONG (a mismatch, a
+read outside its buffer, a crash or a hang), or the run was measured but not
+everything could be written (the message says what); 2 bad input (nothing was
+written); 130 interrupted, 143 terminated (nothing half-written kept)."""
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,6 +45,18 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: Sequence[str] | None = None) -> int:
+    # A stream that cannot encode "±" or "≈" (LC_ALL=C with PYTHONIOENCODING=ascii)
+    # gets their ASCII spellings instead of a UnicodeEncodeError.
+    streams = (sys.stdout, sys.stderr)
+    handlers = [symbols.ascii_fallback(stream) for stream in streams]
+    try:
+        return _main(argv)
+    finally:
+        for stream, handler in zip(streams, handlers, strict=True):
+            symbols.restore(stream, handler)
+
+
+def _main(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(arguments)

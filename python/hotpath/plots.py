@@ -4,15 +4,14 @@
 One figure per (lab, primitive, mode), two panels: per-call cost (log-log,
 95% CI as error bars) and bytes per unit of time (log x). Alignment 0 is a
 solid line, other alignments dashed. Written as PNG and SVG with the Agg
-backend, so no display is needed.
+backend, so no display is needed. matplotlib is imported only when a plot
+is drawn: importing it makes its cache and config folders in HOME, which a
+command that draws nothing (or fails on bad input) must not.
 """
 
+import os
 from pathlib import Path
-
-import matplotlib
-
-matplotlib.use("Agg")
-import matplotlib.pyplot as plt
+from typing import Any
 
 from hotpath.labs import lab_for
 from hotpath.results import FigureResult, RunResult, unit_name
@@ -30,10 +29,35 @@ def _series(figures: list[FigureResult]) -> dict[tuple[str, int], list[FigureRes
     return series
 
 
+def _pyplot() -> Any:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
 def plot_run(run: RunResult, folder: Path) -> list[Path]:
-    """Write the plots into folder; return the files written (PNG and SVG)."""
-    folder.mkdir(parents=True, exist_ok=True)
+    """Write the plots into folder; return the files written (PNG and SVG).
+
+    Each file is written whole (into a hidden sibling, then renamed); if
+    one cannot be (OSError) or the command is interrupted, the files this
+    call already wrote are removed again.
+    """
     written: list[Path] = []
+    try:
+        _plot_into(run, folder, written)
+    except BaseException:
+        for path in written:
+            path.unlink(missing_ok=True)
+        raise
+    return written
+
+
+def _plot_into(run: RunResult, folder: Path, written: list[Path]) -> None:
+    plt = _pyplot()
+    folder.mkdir(parents=True, exist_ok=True)
     groups: dict[tuple[str, str, str], list[FigureResult]] = {}
     for fig in run.figures:
         groups.setdefault((fig.lab, fig.primitive, fig.mode), []).append(fig)
@@ -95,9 +119,15 @@ def plot_run(run: RunResult, folder: Path) -> list[Path]:
         )
         figure.tight_layout(rect=(0.0, 0.06 * legend_rows / 2 + 0.04, 1.0, 1.0))
         stem = f"{lab_name}-{primitive}-{mode}"
-        for suffix in (".png", ".svg"):
-            path = folder / f"{stem}{suffix}"
-            figure.savefig(path, dpi=110)
-            written.append(path)
-        plt.close(figure)
-    return written
+        try:
+            for suffix in (".png", ".svg"):
+                path = folder / f"{stem}{suffix}"
+                temp = folder / f".{stem}{suffix}.partial-{os.getpid()}"
+                try:
+                    figure.savefig(temp, dpi=110, format=suffix[1:])
+                    temp.replace(path)
+                finally:
+                    temp.unlink(missing_ok=True)
+                written.append(path)
+        finally:
+            plt.close(figure)

@@ -11,9 +11,9 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
+from hotpath import destination
 from hotpath.calibration import Calibration
 from hotpath.calibration import render as render_calibration
-from hotpath.errors import UsageError
 from hotpath.labs import lab_for
 from hotpath.plots import plot_run
 from hotpath.render import html as html_format
@@ -27,18 +27,19 @@ def default_folder(now: datetime | None = None) -> Path:
     return Path(f"hotpath-report-{stamp}")
 
 
-def check_folder(folder: Path) -> None:
-    """The report folder may be new or an existing folder; nothing else."""
-    if folder.exists() and not folder.is_dir():
-        raise UsageError(f"--out '{folder}': exists and is not a folder; allowed: a folder path")
-    ancestor = folder.absolute()
-    while not ancestor.exists():
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise UsageError(f"--out '{folder}': '{ancestor}' is not a folder")
+def check_folder(folder: Path, label: str = "--out", hint: str = "") -> None:
+    """The report folder may be new or an existing folder, in a place we can
+    write to (destination.check_folder); nothing else. Writes nothing."""
+    destination.check_folder(folder, label, hint)
 
 
 def write_report(run: RunResult, folder: Path, calibration: Calibration | None) -> list[Path]:
+    """Every file of the report into folder (made if needed), results.json last."""
+    return [*write_pages(run, folder, calibration), write_results(run, folder)]
+
+
+def write_pages(run: RunResult, folder: Path, calibration: Calibration | None) -> list[Path]:
+    """The report without results.json: report.md, report.html, plots/, chains/."""
     folder.mkdir(parents=True, exist_ok=True)
     plots = plot_run(run, folder / "plots")
     calib_text = render_calibration(calibration) if calibration else []
@@ -53,14 +54,20 @@ def write_report(run: RunResult, folder: Path, calibration: Calibration | None) 
     if graphs:
         md.extend(["", "## Dependency chains (Graphviz; drawn in report.html)", ""])
         md.extend(f"- [{g.title}](chains/{path.name})" for g, path in graphs)
-    files = [folder / "report.md", folder / "report.html", folder / "results.json"]
+    files = [folder / "report.md", folder / "report.html"]
     files[0].write_text("\n".join(md) + "\n", encoding="utf-8")
     svgs = [p for p in plots if p.suffix == ".svg"]
     files[1].write_text(
         html_format.render_page(run, svgs, calibration, calib_text), encoding="utf-8"
     )
-    files[2].write_text(json.dumps(run.to_json(), indent=2) + "\n", encoding="utf-8")
     return files + plots + [path for _, path in graphs]
+
+
+def write_results(run: RunResult, folder: Path) -> Path:
+    """results.json (with the run's id in the history, or null), replaced whole."""
+    path = folder / "results.json"
+    destination.write_file(path, json.dumps(run.to_json(), indent=2) + "\n")
+    return path
 
 
 def write_graphs(run: RunResult, folder: Path) -> list[tuple[Graph, Path]]:

@@ -5,19 +5,24 @@ Every measured run is kept with its machine fingerprint and clock so that
 `hotpath compare` can test two runs long after they were made. Samples are
 stored as zlib-compressed little-endian float64 arrays. The path is checked
 (check_db_path) before any measurement starts, and nothing is created until
-a run is saved, so bad input never leaves a file behind.
+a run is saved, so bad input never leaves a file behind. Commands that only
+read (history, compare, the width history) open the file read-only
+(Store.open(create=False)): they never create, initialise or upgrade one.
 """
 
 import json
 import os
 import sqlite3
 import zlib
+from collections.abc import Iterator
+from contextlib import contextmanager, suppress
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
+from hotpath.destination import can_write, pseudo_root
 from hotpath.errors import StoreError, UsageError
 from hotpath.machine import Fingerprint
 from hotpath.protocol import parse_variant
@@ -34,7 +39,11 @@ FIGURE_COLUMNS_V2 = (
     ("replica_medians", "TEXT"),
 )
 SQLITE_HEADER = b"SQLite format 3\x00"
-ALLOWED = "--db wants a SQLite file hotpath created, or a new file in a writable folder"
+ALLOWED = (
+    "--db wants a SQLite file hotpath created, or (to store a run) a new file in a writable folder"
+)
+# How long to wait for another process's lock on the history before giving up.
+LOCK_TIMEOUT_S = 10.0
 
 SCHEMA_SQL = """
 CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
@@ -68,8 +77,12 @@ CREATE INDEX IF NOT EXISTS figures_by_run ON figures(run_id);
 
 
 def default_db_path() -> Path:
-    state = os.environ.get("XDG_STATE_HOME") or str(Path.home() / ".local" / "state")
-    return Path(state) / "hotpath" / "history.sqlite"
+    """$XDG_STATE_HOME/hotpath/history.sqlite; the XDG spec says a relative
+    (or empty) XDG_STATE_HOME is ignored: then ~/.local/state."""
+    state = Path(os.environ.get("XDG_STATE_HOME") or "")
+    if not state.is_absolute():
+        state = Path.home() / ".local" / "state"
+    return state / "hotpath" / "history.sqlite"
 
 
 def pack_samples(samples: np.ndarray) -> bytes:
@@ -82,6 +95,17 @@ def unpack_samples(blob: bytes | None) -> np.ndarray:
     return np.frombuffer(zlib.decompress(blob), dtype="<f8").astype(np.float64)
 
 
+def _failure(path: Path, doing: str, err: Exception) -> StoreError:
+    """StoreError for SQLite's `err` while `doing` ("read", "written"): a lock
+    held by another process says so, anything else adds what --db allows."""
+    if "locked" in str(err):
+        return StoreError(
+            f"database '{path}' cannot be {doing}: another process holds a lock on it ({err}); "
+            "try again when it is done, or use another --db"
+        )
+    return StoreError(f"database '{path}' cannot be {doing} ({err}); {ALLOWED}")
+
+
 def _schema_version(conn: sqlite3.Connection, path: Path) -> int | None:
     try:
         tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
@@ -89,7 +113,7 @@ def _schema_version(conn: sqlite3.Connection, path: Path) -> int | None:
             return None
         row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
     except sqlite3.DatabaseError as err:
-        raise StoreError(f"database '{path}' cannot be read ({err}); {ALLOWED}") from err
+        raise _failure(path, "read", err) from err
     return int(row[0]) if row and row[0] is not None else None
 
 
@@ -103,11 +127,28 @@ def _check_version(version: int | None, path: Path, has_tables: bool) -> None:
         raise StoreError(f"database '{path}' is not a hotpath history; {ALLOWED}")
 
 
-def check_db_path(path: Path) -> None:
-    """Raise StoreError unless `path` can hold the history. Writes nothing."""
+def _connect_ro(path: Path) -> sqlite3.Connection:
+    """A read-only connection: SQLite creates and changes nothing through it."""
+    uri = f"{path.resolve().as_uri()}?mode=ro"
+    return sqlite3.connect(uri, uri=True, timeout=LOCK_TIMEOUT_S)
+
+
+def check_db_path(path: Path, write: bool = True) -> None:
+    """Raise StoreError unless `path` can hold the history. Writes nothing.
+
+    With write (the measuring commands), the file or the folder it goes in
+    must be writable and no other process may hold a write lock on it now.
+    Without (history, compare), an existing file must already be a hotpath
+    history: an empty file or another program's database is refused.
+    """
+    root = pseudo_root(path)
+    if root is not None:
+        raise StoreError(f"database '{path}' is under {root}, a kernel file system; {ALLOWED}")
     if path.is_dir():
         raise StoreError(f"database '{path}' is a directory; {ALLOWED}")
     if path.exists():
+        if not path.is_file():
+            raise StoreError(f"database '{path}' is not a regular file; {ALLOWED}")
         try:
             with open(path, "rb") as handle:
                 header = handle.read(len(SQLITE_HEADER))
@@ -117,23 +158,62 @@ def check_db_path(path: Path) -> None:
             ) from err
         if header and header != SQLITE_HEADER:
             raise StoreError(f"database '{path}' is not a SQLite file; {ALLOWED}")
+        if not header and not write:
+            raise StoreError(
+                f"database '{path}' is not a hotpath history (an empty file); {ALLOWED}"
+            )
         if header:
-            conn = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)
+            conn = _connect_ro(path)
             try:
                 tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-                _check_version(_schema_version(conn, path), path, tables > 0)
+                version = _schema_version(conn, path)
+                _check_version(version, path, tables > 0 or not write)
             except sqlite3.DatabaseError as err:
-                raise StoreError(f"database '{path}' cannot be read ({err}); {ALLOWED}") from err
+                raise _failure(path, "read", err) from err
             finally:
                 conn.close()
+        if write:
+            _check_writable(path, bool(header))
         return
     ancestor = path.absolute().parent
     while not ancestor.exists():
         ancestor = ancestor.parent
     if not ancestor.is_dir():
         raise StoreError(f"database '{path}' cannot be created: '{ancestor}' is not a folder")
-    if not os.access(ancestor, os.W_OK | os.X_OK):
+    if write and not can_write(ancestor):
         raise StoreError(f"database '{path}' cannot be created: '{ancestor}' is not writable")
+
+
+def _check_writable(path: Path, initialised: bool) -> None:
+    """The existing file `path` can take a run: writable, its folder too (SQLite
+    writes its journal beside it), and no other process holding it locked."""
+    if not os.access(path, os.W_OK):
+        raise StoreError(f"database '{path}' is not writable; {ALLOWED}")
+    folder = path.absolute().parent
+    if not can_write(folder):
+        raise StoreError(
+            f"database '{path}' cannot be written: its folder '{folder}' is not writable "
+            f"(SQLite writes a journal beside the file); {ALLOWED}"
+        )
+    if not initialised:
+        return
+    conn = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S, isolation_level=None)
+    try:
+        conn.execute("BEGIN IMMEDIATE")  # the write lock, taken and given back: no change
+        conn.execute("ROLLBACK")
+    except sqlite3.Error as err:
+        raise _failure(path, "written", err) from err
+    finally:
+        conn.close()
+
+
+@contextmanager
+def _reading(path: Path) -> Iterator[None]:
+    """SQLite errors while reading (a lock held too long, a damaged file) as StoreError."""
+    try:
+        yield
+    except sqlite3.Error as err:
+        raise _failure(path, "read", err) from err
 
 
 @dataclass(frozen=True)
@@ -156,13 +236,18 @@ class Store:
 
     @classmethod
     def open(cls, path: Path, create: bool = True) -> "Store":
-        """Open (and with create, make) the database, checking its schema version."""
+        """Open the database for writing, making it (and its tables) if needed.
+
+        With create=False, open an existing hotpath history read-only
+        instead: nothing is created, initialised or upgraded, and a missing
+        file is a UsageError, an empty or foreign one a StoreError.
+        """
+        if not create:
+            return cls._open_read_only(path)
         check_db_path(path)
-        if not path.exists() and not create:
-            raise UsageError(f"database '{path}' does not exist: no runs recorded there yet")
         try:
             path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path)
+            conn = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S)
             conn.execute("PRAGMA foreign_keys = ON")
             version = _schema_version(conn, path)
             if version is None:
@@ -171,42 +256,88 @@ class Store:
                     conn.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
             else:
                 _check_version(version, path, True)
-                if create and version < SCHEMA_VERSION:
+                if version < SCHEMA_VERSION:
                     _upgrade(conn)
         except (OSError, sqlite3.Error) as err:
-            raise StoreError(f"database '{path}' cannot be opened ({err}); {ALLOWED}") from err
+            raise _failure(path, "opened", err) from err
+        return cls(conn, path)
+
+    @classmethod
+    def _open_read_only(cls, path: Path) -> "Store":
+        check_db_path(path, write=False)
+        if not path.exists():
+            raise UsageError(f"database '{path}' does not exist: no runs recorded there yet")
+        try:
+            conn = _connect_ro(path)
+            _check_version(_schema_version(conn, path), path, True)
+        except (OSError, sqlite3.Error) as err:
+            raise _failure(path, "opened", err) from err
         return cls(conn, path)
 
     def close(self) -> None:
         self.conn.close()
 
     def save(self, run: RunResult) -> int:
-        with self.conn:
-            cursor = self.conn.execute(
-                "INSERT INTO runs (started, hotpath_version, command, command_line,"
-                " machine_json, machine_key, clock_json, labs_json, settings_json,"
-                " variants_json, calibration_json) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
-                (
-                    run.started,
-                    run.version,
-                    run.command,
-                    run.command_line,
-                    json.dumps(run.machine.to_json()),
-                    run.machine.key(),
-                    json.dumps(run.clocks),
-                    json.dumps(run.labs),
-                    json.dumps(run.settings),
-                    json.dumps([v.to_json() for v in run.variants]),
-                    json.dumps(run.calibration) if run.calibration is not None else None,
-                ),
-            )
-            run_id = int(cursor.lastrowid or 0)
-            self.conn.executemany(
-                "INSERT INTO figures VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                [_figure_row(run_id, f) for f in run.figures],
-            )
-        run.run_id = run_id
+        """Insert the run and commit it; StoreError (run.run_id None) if it cannot be."""
+        self.insert(run)
+        self.commit(run)
+        assert run.run_id is not None
+        return run.run_id
+
+    def insert(self, run: RunResult) -> int:
+        """Insert the run in a transaction left open (run.run_id set): commit() keeps
+        it, rollback() (or closing the store) drops it. StoreError if it cannot be."""
+        try:
+            self.conn.execute("BEGIN IMMEDIATE")
+            run.run_id = self._insert(run)
+        except sqlite3.Error as err:
+            self.rollback(run)
+            raise _failure(self.path, "written", err) from err
+        return run.run_id
+
+    def commit(self, run: RunResult) -> None:
+        try:
+            self.conn.commit()
+        except sqlite3.Error as err:
+            self.rollback(run)
+            raise _failure(self.path, "written", err) from err
+
+    def rollback(self, run: RunResult) -> None:
+        run.run_id = None
+        # Nothing was written, or the connection is gone: no row either way.
+        with suppress(sqlite3.Error):
+            self.conn.rollback()
+
+    def _insert(self, run: RunResult) -> int:
+        cursor = self.conn.execute(
+            "INSERT INTO runs (started, hotpath_version, command, command_line,"
+            " machine_json, machine_key, clock_json, labs_json, settings_json,"
+            " variants_json, calibration_json) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            (
+                run.started,
+                run.version,
+                run.command,
+                run.command_line,
+                json.dumps(run.machine.to_json()),
+                run.machine.key(),
+                json.dumps(run.clocks),
+                json.dumps(run.labs),
+                json.dumps(run.settings),
+                json.dumps([v.to_json() for v in run.variants]),
+                json.dumps(run.calibration) if run.calibration is not None else None,
+            ),
+        )
+        run_id = int(cursor.lastrowid or 0)
+        self.conn.executemany(
+            "INSERT INTO figures VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            [_figure_row(run_id, f) for f in run.figures],
+        )
         return run_id
+
+    def _rows(self, query: str, params: tuple[Any, ...] = ()) -> list[Any]:
+        """All rows of a query; StoreError when the file cannot be read now."""
+        with _reading(self.path):
+            return self.conn.execute(query, params).fetchall()
 
     def runs(self, limit: int | None = None) -> list[RunRow]:
         query = (
@@ -214,7 +345,7 @@ class Store:
             " (SELECT count(*) FROM figures f WHERE f.run_id = r.id AND f.status = 'ok')"
             " FROM runs r ORDER BY r.id DESC"
         )
-        rows = self.conn.execute(query + (" LIMIT ?" if limit else ""), (limit,) if limit else ())
+        rows = self._rows(query + (" LIMIT ?" if limit else ""), (limit,) if limit else ())
         return [
             RunRow(
                 run_id=row[0],
@@ -231,7 +362,7 @@ class Store:
     def resolve(self, ref: str) -> int:
         """A run id from "12", "last" or "last~N"; UsageError names what exists."""
         query = "SELECT id FROM runs ORDER BY id DESC"
-        ids: list[int] = [int(row[0]) for row in self.conn.execute(query)]
+        ids: list[int] = [int(row[0]) for row in self._rows(query)]
         text = ref.strip()
         if text == "last" or text.startswith("last~"):
             back_text = text[5:] or "0"
@@ -252,10 +383,10 @@ class Store:
     def replicated_figures(self, machine_key: str, limit: int = 50) -> list[list[FigureResult]]:
         """Figures with two or more replica medians, per run, from the newest
         `limit` runs of this machine that have any: the A/A evidence."""
-        have = {row[1] for row in self.conn.execute("PRAGMA table_info(figures)")}
+        have = {row[1] for row in self._rows("PRAGMA table_info(figures)")}
         if "replica_medians" not in have:
             return []
-        rows = self.conn.execute(
+        rows = self._rows(
             "SELECT f.* FROM figures f JOIN runs r ON r.id = f.run_id"
             " WHERE r.machine_key = ? AND f.replica_medians LIKE '[%,%]'"
             " AND f.run_id IN (SELECT DISTINCT f2.run_id FROM figures f2 JOIN runs r2"
@@ -271,12 +402,16 @@ class Store:
 
     def width_references(self, machine_key: str, limit: int = 20) -> list[float]:
         """Full width (core cycles per probe iteration) that the newest `limit`
-        runs of this machine learnt for themselves, one per primitive run."""
+        runs of this machine learnt for themselves, one per primitive run.
+        A hint for the probe, so none when the history cannot be read now."""
         found: list[float] = []
-        rows = self.conn.execute(
-            "SELECT clock_json FROM runs WHERE machine_key = ? ORDER BY id DESC LIMIT ?",
-            (machine_key, limit),
-        )
+        try:
+            rows = self._rows(
+                "SELECT clock_json FROM runs WHERE machine_key = ? ORDER BY id DESC LIMIT ?",
+                (machine_key, limit),
+            )
+        except StoreError:
+            return []
         for (text,) in rows:
             for clock in json.loads(text).values():
                 width = clock.get("width") if isinstance(clock, dict) else None
@@ -286,13 +421,14 @@ class Store:
         return found
 
     def load(self, run_id: int) -> RunResult:
-        row = self.conn.execute(
+        found = self._rows(
             "SELECT started, hotpath_version, command, command_line, machine_json, clock_json,"
             " labs_json, settings_json, variants_json, calibration_json FROM runs WHERE id = ?",
             (run_id,),
-        ).fetchone()
-        if row is None:
+        )
+        if not found:
             raise UsageError(f"run '{run_id}': no such run in '{self.path}'")
+        row = found[0]
         run = RunResult(
             command=row[2],
             started=row[0],
@@ -306,9 +442,7 @@ class Store:
             command_line=row[3],
         )
         run.variants = [_variant_from_json(v) for v in json.loads(row[8])]
-        for fig in self.conn.execute(
-            "SELECT * FROM figures WHERE run_id = ? ORDER BY rowid", (run_id,)
-        ):
+        for fig in self._rows("SELECT * FROM figures WHERE run_id = ? ORDER BY rowid", (run_id,)):
             run.figures.append(_figure_from_row(fig))
         return run
 

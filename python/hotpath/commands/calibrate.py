@@ -9,7 +9,7 @@ import json
 import sys
 
 from hotpath import calibration, measure
-from hotpath.commands.common import add_output_options, check_common, db_path, store_run
+from hotpath.commands.common import add_output_options, check_common, db_path, deliver
 from hotpath.errors import UsageError
 from hotpath.inputs import check_cpu, check_rounds
 from hotpath.render import markdown
@@ -73,14 +73,17 @@ def run(args: argparse.Namespace) -> int:
     )
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
-    store_run(args, result)
-    if args.json:
-        sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
-    elif args.markdown:
-        sys.stdout.write(markdown.render_run(result))
-    else:
-        lines = [*context_lines(result), "", *calibration.render(cal)]
-        if result.run_id is not None:
-            lines.append(f"stored as run {result.run_id}")
-        sys.stdout.write("\n".join(lines) + "\n")
+
+    def show() -> None:
+        if args.json:
+            sys.stdout.write(json.dumps(result.to_json(), indent=2) + "\n")
+        elif args.markdown:
+            sys.stdout.write(markdown.render_run(result))
+        else:
+            lines = [*context_lines(result), "", *calibration.render(cal)]
+            if result.run_id is not None:
+                lines.append(f"stored as run {result.run_id}")
+            sys.stdout.write("\n".join(lines) + "\n")
+
+    deliver(args, result, show)
     return 0 if cal.passed else 1

@@ -3,15 +3,25 @@
 
 --db/--no-store (the history), --json/--markdown (output format),
 --noisy-threshold (when a figure is marked "~"), and the order in which a
-finished run is stored and printed.
+finished run goes to its destinations.
+
+Every destination is checked before measuring (check_common, check_plot,
+report.check_folder). After measuring, one order (deliver): the files
+(plots) first, then the history row, then the printout. So no row is kept
+for a run whose plots failed; a failed store still prints the run; and
+either failure ends the command with status 1 and a line saying what could
+not be written, after the run was printed.
 """
 
 import argparse
 import json
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
-from hotpath.errors import UsageError
+from hotpath.destination import check_folder, reason
+from hotpath.errors import HotpathError, StoreError, UsageError
+from hotpath.plots import plot_run
 from hotpath.render import markdown, text
 from hotpath.results import RunResult
 from hotpath.stats import DEFAULT_NOISY_FRACTION
@@ -69,14 +79,56 @@ def check_common(args: argparse.Namespace) -> None:
         check_db_path(db_path(args))
 
 
+def check_plot(args: argparse.Namespace) -> None:
+    """--plot DIR: a folder that can be made or written into (before measuring)."""
+    plot: Path | None = getattr(args, "plot", None)
+    if plot is not None:
+        check_folder(plot, "--plot")
+
+
+def storing(args: argparse.Namespace) -> bool:
+    return not getattr(args, "no_store", False)
+
+
 def store_run(args: argparse.Namespace, run: RunResult) -> None:
-    if getattr(args, "no_store", False):
+    """Save the run now (run.run_id set); StoreError, run.run_id None, if it cannot be."""
+    if not storing(args):
         return
     store = Store.open(db_path(args))
     try:
         store.save(run)
     finally:
         store.close()
+
+
+def deliver(
+    args: argparse.Namespace,
+    run: RunResult,
+    show: Callable[[], None],
+    plot: Path | None = None,
+) -> None:
+    """A measured run to its destinations: plots, history row, printout (show).
+
+    The run is always printed. Plots that cannot be written leave no row;
+    a row that cannot be written leaves the plots. Either way, once the run
+    is printed, a HotpathError (status 1) says what was not written.
+    """
+    problem = None
+    if plot is not None:
+        try:
+            plot_run(run, plot)
+        except OSError as err:
+            problem = f"plots could not be written to '{plot}' ({reason(err)})"
+            if storing(args):
+                problem += "; the run was not stored"
+    if problem is None:
+        try:
+            store_run(args, run)
+        except StoreError as err:
+            problem = f"the run was not stored: {err}"
+    show()
+    if problem is not None:
+        raise HotpathError(f"{problem}; the results are printed above")
 
 
 def emit(args: argparse.Namespace, run: RunResult, plain: str | None = None) -> None:

@@ -65,8 +65,8 @@ def run(args: argparse.Namespace) -> int:
             "or on neither"
         )
     path = db_path(args)
-    check_db_path(path)
-    store = Store.open(path, create=False)
+    check_db_path(path, write=False)
+    store = Store.open(path, create=False)  # read-only: compare changes nothing
     try:
         run_a = store.load(store.resolve(ref_a))
         run_b = store.load(store.resolve(ref_b))

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""`hotpath history`: the stored runs, newest first."""
+"""`hotpath history`: the stored runs, newest first. Reads only: the
+database is opened read-only, never created, initialised or upgraded."""
 
 import argparse
 import json
@@ -9,20 +10,25 @@ from hotpath.commands.common import add_db_option, db_path
 from hotpath.errors import UsageError
 from hotpath.store import Store, check_db_path
 
+# Far beyond any history, and well inside SQLite's 64-bit LIMIT.
+MAX_LIMIT = 1_000_000_000
+
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser("history", help="list stored runs, newest first")
     add_db_option(parser)
-    parser.add_argument("--limit", type=int, default=20, help="at most N runs (default 20)")
+    parser.add_argument(
+        "--limit", type=int, default=20, help=f"at most N runs, 1..{MAX_LIMIT} (default 20)"
+    )
     parser.add_argument("--json", action="store_true", help="print the list as JSON")
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.limit < 1:
-        raise UsageError(f"--limit '{args.limit}': allowed: 1 or more")
+    if not 1 <= args.limit <= MAX_LIMIT:
+        raise UsageError(f"--limit '{args.limit}': allowed: 1..{MAX_LIMIT}")
     path = db_path(args)
-    check_db_path(path)
+    check_db_path(path, write=False)
     if not path.exists():
         print(f"no runs recorded yet in {path}")
         return 0

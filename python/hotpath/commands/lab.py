@@ -14,11 +14,11 @@ from hotpath.commands.common import (
     add_output_options,
     add_repeat_option,
     check_common,
+    check_plot,
     db_path,
+    deliver,
     emit,
-    store_run,
 )
-from hotpath.errors import UsageError
 from hotpath.inputs import (
     UNITS,
     check_cpu,
@@ -33,7 +33,6 @@ from hotpath.inputs import (
     unique_names,
 )
 from hotpath.labs import Lab
-from hotpath.plots import plot_run
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", lab: Lab) -> None:
@@ -116,7 +115,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
         modes = parse_modes(args.modes) if args.modes is not None else seed.modes
         rounds = check_rounds(args.rounds)
         cpu = check_cpu(args.cpu)
-        _check_plot(args)
+        check_plot(args)
         check_common(args)
         return seedtable.run(args, lab, seed, modes, rounds, cpu)
     sizes = parse_sizes(args.sizes) if args.sizes is not None else None
@@ -127,7 +126,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     time_limit = check_time_limit(args.time_limit)
     wanted = parse_names(args.variants) if args.variants is not None else None
     user_specs = [parse_with(text, args.with_cflags) for text in args.with_]
-    _check_plot(args)
+    check_plot(args)
     check_common(args)
 
     runner = measure.get_runner()
@@ -170,10 +169,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
         width_history=measure.width_history(db_path(args), known),
     )
     result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
-    store_run(args, result)
-    if args.plot is not None:
-        plot_run(result, args.plot)
-    emit(args, result)
+    deliver(args, result, lambda: emit(args, result), plot=args.plot)
     # Exit 1 only for a WRONG variant the user brought (--with) or named
     # (--variants): the lab's own deliberately wrong variants (the seed's
     # buggy baselines) are results, shown in the table, not failures.
@@ -192,11 +188,6 @@ def own_sizes(known: measure.Listing, primitive: str) -> tuple[int, ...]:
     """The sizes the runner times a primitive at when none are named."""
     prim = known.primitive(primitive)
     return tuple(prim.default_sizes) if prim else ()
-
-
-def _check_plot(args: argparse.Namespace) -> None:
-    if args.plot is not None and args.plot.exists() and not args.plot.is_dir():
-        raise UsageError(f"--plot '{args.plot}': exists and is not a folder")
 
 
 def _tty() -> bool:

@@ -14,10 +14,9 @@ import json
 import sys
 
 from hotpath import measure
-from hotpath.commands.common import db_path, store_run
+from hotpath.commands.common import db_path, deliver
 from hotpath.errors import RunnerError, UsageError
 from hotpath.labs import Lab
-from hotpath.plots import plot_run
 from hotpath.render import seedtable as render
 from hotpath.seedtable_spec import SeedTable
 from hotpath.seedtables import evaluate
@@ -102,20 +101,21 @@ def run(
         width_history=measure.width_history(db_path(args), known),
     )
     result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
-    store_run(args, result)
-    if args.plot is not None:
-        plot_run(result, args.plot)
     tables = evaluate(seed, result, modes)
-    if args.json:
-        doc = result.to_json()
-        doc["seed_table"] = tables.to_json()
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
-    elif args.markdown:
-        sys.stdout.write(render.render_markdown(tables, result))
-    else:
-        sys.stdout.write(render.render_text(tables, result))
-        if result.run_id is not None:
-            sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
+
+    def show() -> None:
+        if args.json:
+            doc = result.to_json()
+            doc["seed_table"] = tables.to_json()
+            sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+        elif args.markdown:
+            sys.stdout.write(render.render_markdown(tables, result))
+        else:
+            sys.stdout.write(render.render_text(tables, result))
+            if result.run_id is not None:
+                sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
+
+    deliver(args, result, show, plot=args.plot)
     # The seed's own wrong variants (its printed code, its baseline) are
     # results shown in the table, not failures of the command.
     return 0

@@ -5,25 +5,41 @@ The folder (default ./hotpath-report-<UTC timestamp>/) holds report.md,
 report.html, results.json and plots/; its path is the last line printed.
 The suite's rounds are chosen so the whole run takes well under three
 minutes on a 2-core machine; --quick cuts them further.
+
+The folder and the history row go together: the folder is written in a
+hidden temporary place beside it, the run's row inserted (not committed),
+results.json written with the row's id, the folder moved into place, and
+only then the row committed. An interrupt or a failure on the way leaves
+neither (after a failure the run's tables are printed, so nothing measured
+is lost); a row that cannot be written (or an interrupt at its commit)
+leaves the report, its results.json saying run_id null, and says so.
 """
 
 import argparse
+import sys
 from pathlib import Path
+from typing import NoReturn
 
 from hotpath import calibration, measure
+from hotpath.calibration import Calibration
 from hotpath.commands.calibrate import request as calibration_request
 from hotpath.commands.common import (
     add_db_option,
     add_repeat_option,
     check_common,
     db_path,
-    store_run,
+    storing,
 )
 from hotpath.commands.lab import own_sizes
+from hotpath.destination import StagedFolder, reason
+from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat
 from hotpath.labs import ALL_LABS
-from hotpath.report import check_folder, default_folder, write_report
+from hotpath.render import text
+from hotpath.report import check_folder, default_folder, write_pages, write_results
+from hotpath.results import RunResult
 from hotpath.stats import DEFAULT_NOISY_FRACTION
+from hotpath.store import Store
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -44,7 +60,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 def run(args: argparse.Namespace) -> int:
     folder: Path = args.out if args.out is not None else default_folder()
     repeat = check_repeat(args.repeat)
-    check_folder(folder)
+    if args.out is not None:
+        check_folder(folder)
+    else:
+        check_folder(folder, "report folder", " (--out DIR)")
     check_common(args)
     runner = measure.get_runner()
     known = measure.listing(runner)
@@ -77,12 +96,76 @@ def run(args: argparse.Namespace) -> int:
     )
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
-    store_run(args, result)
-    write_report(result, folder, cal)
+    stored = write_and_store(args, result, folder, cal)
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")
     wrong = result.wrong_variants()
     if wrong:
         print(f"WRONG variants (shown in the report): {', '.join(v.info.name for v in wrong)}")
     print(folder)
+    if stored is not None:
+        raise HotpathError(f"the run was not stored: {stored}; the report has it")
     return 0
+
+
+def write_and_store(
+    args: argparse.Namespace, result: RunResult, folder: Path, cal: Calibration
+) -> str | None:
+    """The report folder, then the history row (module docstring); returns why
+    the row could not be written, if it could not. A report that cannot be
+    written prints the run's tables and raises HotpathError; no row is kept."""
+    try:
+        staged = StagedFolder(folder)
+    except OSError as err:
+        _report_failed(args, result, folder, err)
+    store: Store | None = None
+    problem = None
+    try:
+        write_pages(result, staged.path, cal)
+        if storing(args):
+            try:
+                store = Store.open(db_path(args))
+                store.insert(result)
+            except StoreError as err:
+                problem = str(err)
+                if store is not None:
+                    store.close()
+                    store = None
+        write_results(result, staged.path)
+        staged.commit()
+    except BaseException as err:
+        staged.discard()
+        if store is not None:
+            store.rollback(result)
+            store.close()
+        if isinstance(err, OSError):
+            _report_failed(args, result, folder, err)
+        raise
+    if store is None:
+        return problem
+    try:
+        store.commit(result)
+    except BaseException as err:
+        # The folder is in place but its row is not: say so in results.json.
+        store.rollback(result)
+        problem = str(err)
+        try:
+            write_results(result, folder)
+        except OSError as again:
+            problem += f"; {folder / 'results.json'} still names the run ({reason(again)})"
+        if not isinstance(err, StoreError):
+            raise
+    finally:
+        store.close()
+    return problem
+
+
+def _report_failed(
+    args: argparse.Namespace, result: RunResult, folder: Path, err: OSError
+) -> NoReturn:
+    sys.stdout.write(text.render_run(result))
+    stored = "; the run was not stored" if storing(args) else ""
+    raise HotpathError(
+        f"report folder '{folder}' could not be written ({reason(err)}){stored}; "
+        "the results are printed above"
+    ) from err

@@ -19,6 +19,7 @@ import itertools
 from dataclasses import dataclass, field
 
 from hotpath.labs import lab_for
+from hotpath.render.symbols import APPROX, PLUS_MINUS
 from hotpath.results import Bound, BoundModel, FigureResult, RunResult, VariantResult, unit_name
 from hotpath.stats import intervals_overlap
 
@@ -81,7 +82,7 @@ class Block:
     @property
     def title(self) -> str:
         words = MODE_WORDS.get(self.mode, f"{self.mode} mode")
-        spread = f"median ±95% CI half-width over {self.samples} samples"
+        spread = f"median {PLUS_MINUS}95% CI half-width over {self.samples} samples"
         return f"{self.primitive}, {words}: {unit_name(self.unit)} per call ({spread})"
 
 
@@ -94,7 +95,7 @@ def format_value(figure: FigureResult) -> str:
     places = decimals_for(figure.median)
     half = (figure.ci_hi - figure.ci_lo) / 2.0
     mark = NOISY_MARK if figure.noisy else ""
-    return f"{mark}{figure.median:.{places}f} ±{half:.{places}f}"
+    return f"{mark}{figure.median:.{places}f} {PLUS_MINUS}{half:.{places}f}"
 
 
 def _variant_note(variant: VariantResult) -> str | None:
@@ -124,7 +125,7 @@ def _order_line(label: str, rows: list[Row], column: int) -> str | None:
         assert before.ci_lo is not None and before.ci_hi is not None
         assert after.ci_lo is not None and after.ci_hi is not None
         tie = intervals_overlap((before.ci_lo, before.ci_hi), (after.ci_lo, after.ci_hi))
-        text += f" {'≈' if tie else '<'} {name}"
+        text += f" {APPROX if tie else '<'} {name}"
     return f"{label}: {text}"
 
 
@@ -240,5 +241,5 @@ FOOTNOTE_NOISY = (
 )
 FOOTNOTE_ORDER = (
     "order lines: fastest first; '<' where the 95% CIs are disjoint, "
-    "'≈' where they overlap (too noisy to rank)"
+    f"'{APPROX}' where they overlap (too noisy to rank)"
 )
