@@ -101,6 +101,7 @@ struct hp_job {
 	enum hp_mode mode;
 	const char *status;	/* "ok", "n/a", "not timed", "crashed" */
 	const char *reason;
+	char reason_buf[80];
 	unsigned n;		/* calls per sample */
 	unsigned nsamples;	/* samples taken (after warm-up) */
 	unsigned cap;		/* room in the arrays below */

@@ -406,6 +406,20 @@ static unsigned burst_site(const struct hp_run *run, const struct hp_variant *v)
 	return k % (HP_BURST_SITES - 1);
 }
 
+/* "size outside the variant's domain (4..4)": say what it does take. */
+static const char *domain_words(struct hp_job *jb, const struct hp_variant *v)
+{
+	if (v->max_len)
+		snprintf(jb->reason_buf, sizeof(jb->reason_buf),
+			 "size outside the variant's domain (%zu..%zu)",
+			 v->min_len, v->max_len);
+	else
+		snprintf(jb->reason_buf, sizeof(jb->reason_buf),
+			 "size outside the variant's domain (%zu or more)",
+			 v->min_len);
+	return jb->reason_buf;
+}
+
 static void plan_jobs(struct hp_run *run)
 {
 	size_t cap = run->nvr * run->nsizes * run->naligns * HP_NMODES;
@@ -434,7 +448,7 @@ static void plan_jobs(struct hp_run *run)
 						jb->reason = r->status;
 					} else if (!size_in_domain(run, v, jb->size)) {
 						jb->status = "n/a";
-						jb->reason = "size outside the variant's domain";
+						jb->reason = domain_words(jb, v);
 					} else if (m == HP_LATENCY &&
 						   (v->flags & HP_V_NO_LATENCY)) {
 						jb->status = "n/a";
