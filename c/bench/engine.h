@@ -8,6 +8,7 @@
 
 #include <hotpath/bench.h>
 #include <hotpath/guard.h>
+#include <hotpath/rng.h>
 #include <stdio.h>
 
 struct hp_cpu_id {
@@ -150,17 +151,7 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 	      const struct hp_sampler_opts *o, struct hp_clock_result *clk);
 double hp_median(double *v, size_t n);	/* sorts v */
 
-/* ---- rng ---- */
-static inline uint64_t hp_rng_next(uint64_t *s)
-{
-	/* splitmix64: good enough for test data, one line of state */
-	uint64_t z = (*s += 0x9e3779b97f4a7c15ull);
-
-	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
-	z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
-	return z ^ (z >> 31);
-}
-
+/* ---- rng: hp_rng_next() is <hotpath/rng.h>'s ---- */
 void hp_fill_random(uint8_t *buf, size_t len, uint64_t *state);
 
 /* ---- json.c: a streaming writer that places the commas itself ---- */
