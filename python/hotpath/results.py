@@ -273,27 +273,32 @@ class RunResult:
         return [f"{v.primitive} {v.info.name}: {w}" for v in self.variants for w in v.info.warnings]
 
     def width_lines(self) -> list[str]:
-        """The width probe per primitive, and the figures it left short."""
-        lines = []
-        for primitive, clock in self.clocks.items():
-            width = clock.get("width") if isinstance(clock, dict) else None
-            if not width:
-                continue
-            figs = [f for f in self.figures if f.primitive == primitive and f.samples_taken]
-            short = sum(f.short for f in figs) + sum(
-                1
-                for f in self.figures
-                if f.primitive == primitive and f.status == "n/a" and f.samples_taken
-            )
-            kept = [f.kept_fraction for f in figs if f.kept_fraction is not None]
-            lines.append(
-                f"core width ({primitive}): {width.get('contended_fraction', 0):.1%} of probes "
-                f"below {width.get('clean_share', 0):.2f} of full width (lowest "
-                f"{width.get('share_min', 0):.2f}); samples kept {min(kept, default=1):.0%}"
-                f"..{max(kept, default=1):.0%} per figure; {short} figure(s) short of clean "
-                f"samples; {width.get('rounds_taken')} rounds for {width.get('rounds_wanted')}"
-            )
-        return lines
+        """One line: what the width probe saw in the run, and what it cost."""
+        widths = {
+            p: c["width"] for p, c in self.clocks.items() if isinstance(c, dict) and c.get("width")
+        }
+        if not widths:
+            return []
+        figs = [f for f in self.figures if f.primitive in widths and f.samples_taken]
+        short = sum(f.short or f.status == "n/a" for f in figs)
+        kept = [f.kept_fraction for f in figs if f.kept_fraction is not None]
+        contended = [float(w.get("contended_fraction", 0)) for w in widths.values()]
+        taken = [int(w.get("rounds_taken") or 0) for w in widths.values()]
+        wanted = {int(w.get("rounds_wanted") or 0) for w in widths.values()}
+        share = next(iter(widths.values())).get("clean_share", 0)
+        where = next(iter(widths)) if len(widths) == 1 else f"{len(widths)} primitives"
+
+        def span(lo: float, hi: float, fmt: str) -> str:
+            return format(lo, fmt) if f"{lo:{fmt}}" == f"{hi:{fmt}}" else f"{lo:{fmt}}..{hi:{fmt}}"
+
+        return [
+            f"core width ({where}): {span(min(contended), max(contended), '.1%')} of probes "
+            f"below {share:.2f} of full width (lowest share "
+            f"{min(float(w.get('share_min', 1)) for w in widths.values()):.2f}); samples "
+            f"kept {span(min(kept, default=1), max(kept, default=1), '.0%')} per figure; "
+            f"{short} figure(s) short of clean samples; "
+            f"{span(min(taken), max(taken), 'd')} rounds for {'/'.join(map(str, sorted(wanted)))}"
+        ]
 
     def wrong_variants(self) -> list[VariantResult]:
         return [v for v in self.variants if v.info.status == "wrong"]

@@ -62,6 +62,8 @@ def test_spells_are_set_aside_and_made_up():
     assert fig.min_share is not None and fig.min_share < 0.6
     width = run.clocks["add_chain"]["width"]
     assert width["rounds_taken"] > 200 and width["contended_fraction"] > 0.3
+    (line,) = run.width_lines()  # what heads every table
+    assert line.startswith("core width (add_chain): ") and "0 figure(s) short" in line
 
 
 @pytest.mark.runner
