@@ -14,13 +14,12 @@
  *   - the two clocks agree within freq_tolerance (the rate did not change
  *     in the middle of the sample).
  * Full width is learnt from the run's probes (hp_width_best), so the
- * verdicts are revisited whenever it moves. Rounds go on until every job has
- * o->rounds clean samples or the budget ends (--max-rounds; by default
+ * verdicts are revisited whenever it moves. Rounds go on until every job
+ * has o->rounds clean samples or the budget ends (--max-rounds; by default
  * 3 x rounds, and never less than MIN_BUDGET_S seconds: a spell of the
- * neighbour lasts about a second, and a short run must be able to outlast
- * one); the figures are made
- * from the clean samples (hotpath.results), and a job that fell short
- * says so. Every sample is kept and sent, clean or not.
+ * neighbour lasts about a second, and a short run must outlast one). The
+ * figures are made from the clean samples (hotpath.results), and a job
+ * that fell short says so. Every sample is kept and sent, clean or not.
  */
 #include "engine.h"
 #include <hotpath/guard.h>
