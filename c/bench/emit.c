@@ -297,6 +297,11 @@ void hp_emit_run(struct hp_json *j, const struct hp_run *run)
 	hp_json_uint(j, run->so.batch);
 	hp_json_key(j, "rng_seed");
 	hp_json_uint(j, run->rng_seed);
+	hp_json_key(j, "params");
+	hp_json_arr_begin(j);
+	for (size_t i = 0; i < run->nparams; i++)
+		hp_json_str(j, run->params[i]);
+	hp_json_arr_end(j);
 	if (run->so.spell.every) {
 		/* A run with the test hook's neighbour is never a real figure. */
 		hp_json_key(j, "test_spells");

@@ -17,6 +17,7 @@ extern const struct hp_primitive hp_prim_crc32c;
 extern const struct hp_primitive hp_prim_crc32c_combine;
 extern const struct hp_primitive hp_prim_skb_crc32c_linear;
 extern const struct hp_primitive hp_prim_skb_crc32c_nonlinear;
+extern const struct hp_primitive hp_prim_avc_lookup;
 
 const struct hp_primitive *const hp_primitives[] = {
 	&hp_prim_add_chain,
@@ -29,6 +30,7 @@ const struct hp_primitive *const hp_primitives[] = {
 	&hp_prim_crc32c_combine,
 	&hp_prim_skb_crc32c_linear,
 	&hp_prim_skb_crc32c_nonlinear,
+	&hp_prim_avc_lookup,
 	NULL
 };
 

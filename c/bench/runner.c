@@ -158,6 +158,23 @@ static void parse_spells(struct hp_sampler_opts *so, const char *v)
 		usage_error("test-spells", v, allowed);
 }
 
+/* --param KEY=VALUE: handed to the primitive, which says what it takes. */
+static void configure(const struct hp_primitive *p, const char *kv)
+{
+	char key[64];
+	const char *eq = strchr(kv, '='), *why;
+
+	if (!p->configure)
+		usage_error("--param", kv, "this primitive takes no parameter");
+	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
+		usage_error("--param", kv, "KEY=VALUE");
+	memcpy(key, kv, eq - kv);
+	key[eq - kv] = 0;
+	why = p->configure(key, eq + 1);
+	if (why)
+		usage_error("--param", kv, why);
+}
+
 static void parse_args(struct hp_run *run, int argc, char **argv)
 {
 	for (int i = 2; i < argc; i++) {
@@ -192,6 +209,10 @@ static void parse_args(struct hp_run *run, int argc, char **argv)
 			if (run->nwith == HP_MAX_LIST)
 				usage_error("--with", v, "at most 256 of them");
 			run->with[run->nwith++] = v;
+		} else if (!strcmp(o, "--param")) {
+			if (run->nparams == HP_MAX_PARAMS)
+				usage_error("--param", v, "at most 8 of them");
+			run->params[run->nparams++] = v;
 		} else if (!strcmp(o, "--with-as")) {
 			if (!run->nwith)
 				usage_error("--with-as", v, "after a --with");
@@ -237,6 +258,8 @@ static void parse_args(struct hp_run *run, int argc, char **argv)
 	}
 	if (!run->p && strcmp(run->command, "probe"))
 		usage_error("primitive", "", "--primitive NAME is required");
+	for (size_t i = 0; i < run->nparams; i++)
+		configure(run->p, run->params[i]);
 }
 
 /* --with PATH.so:SYMBOL: a variant from the user's own file. */
@@ -407,9 +430,14 @@ static unsigned burst_site(const struct hp_run *run, const struct hp_variant *v)
 }
 
 /* "size outside the variant's domain (4..4)": say what it does take. */
-static const char *domain_words(struct hp_job *jb, const struct hp_variant *v)
+static const char *domain_words(const struct hp_run *run, struct hp_job *jb,
+				const struct hp_variant *v)
 {
-	if (v->max_len)
+	if (jb->size >= v->min_len && (!v->max_len || jb->size <= v->max_len))
+		snprintf(jb->reason_buf, sizeof(jb->reason_buf),
+			 "size not one %s takes (see its registry)",
+			 run->p->name);
+	else if (v->max_len)
 		snprintf(jb->reason_buf, sizeof(jb->reason_buf),
 			 "size outside the variant's domain (%zu..%zu)",
 			 v->min_len, v->max_len);
@@ -448,7 +476,7 @@ static void plan_jobs(struct hp_run *run)
 						jb->reason = r->status;
 					} else if (!size_in_domain(run, v, jb->size)) {
 						jb->status = "n/a";
-						jb->reason = domain_words(jb, v);
+						jb->reason = domain_words(run, jb, v);
 					} else if (m == HP_LATENCY &&
 						   (v->flags & HP_V_NO_LATENCY)) {
 						jb->status = "n/a";

@@ -10,6 +10,7 @@
 
 #define HP_MAX_LIST 256
 #define HP_MAX_SIZE (1ul << 30)
+#define HP_MAX_PARAMS 8
 
 struct hp_variant_result {
 	const struct hp_variant *v;
@@ -29,6 +30,8 @@ struct hp_run {
 	int modes[HP_NMODES];
 	const char *variants[HP_MAX_LIST];
 	size_t nvariants;
+	const char *params[HP_MAX_PARAMS];	/* --param KEY=VALUE */
+	size_t nparams;
 	const char *with[HP_MAX_LIST];
 	const char *with_as[HP_MAX_LIST];	/* --with-as: its name */
 	uint32_t with_needs[HP_MAX_LIST];	/* --with-needs: CPU bits */

@@ -13,6 +13,7 @@
 #include <string.h>
 
 #include <hotpath/avc.h>
+#include <hotpath/bench.h>
 
 #include "check.h"
 #define TEST_RNG_SEED 0x5e1a0a7c0ffee004ull
@@ -1046,8 +1047,50 @@ static void test_hash_spread(void)
 	CHECK(orig_bad >= 3, "orig passed %d of 6 lattices", 6 - orig_bad);
 }
 
+/* A hash that is not a function of its key: no cache can find with it. */
+static uint32_t fickle(uint32_t ssid, uint32_t tsid, uint16_t tclass)
+{
+	static uint32_t n;
+
+	return ssid ^ n++;
+}
+
+/*
+ * The avc_lookup primitive's promise, on every variant of its registry
+ * (a new hash is covered by its row), at the sizes the gate checks, with
+ * two slot counts; and a hash that is no function must fail it.
+ */
+static void test_lookup_registry(void)
+{
+	extern const struct hp_primitive hp_prim_avc_lookup;
+	const struct hp_primitive *p = &hp_prim_avc_lookup;
+	static const char *const slots[] = { "512", "8" };
+	struct hp_variant bad = p->variants[0];
+	uint64_t e, g;
+
+	for (size_t k = 0; k < 2; k++) {
+		CHECK(p->configure("slots", slots[k]) == NULL, "slots=%s", slots[k]);
+		for (size_t i = 0; i < p->nvariants; i++)
+			for (size_t n = 1; n <= 4096; n *= 4) {
+				int wrong = p->check(&p->variants[i], NULL, n,
+						     7, &e, &g);
+
+				CHECK(!wrong, "%s, %zu nodes, %s slots: %llu wrong",
+				      p->variants[i].name, n, slots[k],
+				      (unsigned long long)g);
+			}
+	}
+	CHECK(p->configure("slots", "3") != NULL, "slots=3 must be refused");
+	CHECK(p->configure("buckets", "8") != NULL, "an unknown key refused");
+	CHECK(p->configure("slots", "512") == NULL, "back to 512");
+	bad.fn = fickle;
+	CHECK(p->check(&bad, NULL, 64, 7, &e, &g) != 0,
+	      "a hash that is no function must fail");
+}
+
 int main(void)
 {
+	test_lookup_registry();
 	test_hash_vectors();
 	test_hash_table();
 	test_validation();

@@ -85,6 +85,12 @@ PRIMITIVES = {
         "default_sizes": [4],
         "variants": [variant("ref"), variant("hp")],
     },
+    "avc_lookup": {
+        "lab": "avc",
+        "seed_name": "node",
+        "default_sizes": [512, 2048, 8192],
+        "variants": [variant("orig"), variant("murmur3"), variant("hp")],
+    },
     "crc32c": {
         "lab": "crc32c",
         "seed_name": "crc",

@@ -91,8 +91,8 @@ def test_run_writes_report(cli, tmp_path: Path):
         assert "<details><summary>seed-dead-code, 40 B even: bound 9 cycles" in html
         assert (out / "chains" / "seed-dead-code-40-even.dot").is_file()
         assert "chains/seed-dead-code-40-even.dot" in (out / "report.md").read_text()
-    assert "progress" not in res.err and "csum_partial (2/7): 100%" in res.err
-    assert "skb_crc32c_nonlinear (7/7): 100%" in res.err
+    assert "progress" not in res.err and "csum_partial (2/8): 100%" in res.err
+    assert "skb_crc32c_nonlinear (7/8): 100%" in res.err
 
 
 def test_run_suite_parts(cli, tmp_path: Path):
@@ -159,3 +159,20 @@ def test_crc32c_lab_defaults(cli):
 def test_plot_dir(cli, tmp_path: Path):
     cli("csum", "--rounds", "10", "--sizes", "40,256", "--no-store", "--plot", str(tmp_path / "p"))
     assert (tmp_path / "p" / "csum-csum_partial-latency.svg").is_file()
+
+
+@pytest.mark.parametrize("slots", ["0", "3", "2097152", "x"])
+def test_avc_slots_refused(cli, tmp_path: Path, slots):
+    db = tmp_path / "h.sqlite"
+    res = cli("avc", "--slots", slots, "--db", str(db))
+    assert res.status == 2
+    assert f"--slots '{slots}': allowed: a power of two, 1..1048576" in res.err
+    assert not db.exists()
+
+
+def test_avc_lab_runs(cli):
+    res = cli("avc", "--rounds", "5", "--no-store", "--json")
+    assert res.status == 0, res.err
+    figs = res.json()["figures"]
+    assert {f["primitive"] for f in figs} == {"avc_lookup"}
+    assert {f["size"] for f in figs} == {512, 2048, 8192}

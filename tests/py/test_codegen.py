@@ -111,9 +111,17 @@ def reg_base(name: str) -> str:
 
 def feeds_back(body: list[str]) -> bool:
     """The call's result (in rax) is moved to a register that the next
-    iteration reads before the call: the data dependency of latency mode."""
+    iteration reads before the call: the data dependency of latency mode.
+    Or, where the chain runs through what is done with the result (the AVC
+    lookup walks the chain the hash picked), a register written after the
+    call is the one an explicit `and $0x0,%reg` (lookup_step, hp_depend)
+    turns into the next iteration's input."""
     call = next(i for i, t in enumerate(body) if t.startswith("call") and "*" in t)
+    marked = {reg_base(r) for t in body for r in re.findall(r"^and\s+\$0x0,%(\w+)$", t)}
     for t in body[call + 1 :]:
+        written = re.search(r",%(\w+)$", t)
+        if written and reg_base(written.group(1)) in marked:
+            return True
         m = re.match(r"^mov\w*\s+%(?:rax|eax|ax|al),%(\w+)$", t)
         if not m:
             continue

@@ -90,3 +90,14 @@ def test_csum_primitives_run_from_the_cli(cli, primitive):
     figs = res.json()["figures"]
     assert figs and {f["primitive"] for f in figs} == {primitive}
     assert any(f["status"] == "ok" and f["median"] is not None for f in figs)
+
+
+def test_avc_lookup_with_its_slots(cli):
+    res = cli("avc", "--slots", "8192", "--sizes", "512", "--rounds", "5", "--modes",
+              "latency", "--no-store", "--json")  # fmt: skip
+    assert res.status == 0, res.err
+    doc = res.json()
+    assert doc["settings"]["avc_lookup"]["params"] == ["slots=8192"]
+    timed = {f["variant"] for f in doc["figures"] if f["median"] is not None}
+    assert timed == {"orig", "muladd", "murmur3", "jhash", "hp"}
+    assert all(v["status"] == "ok" for v in doc["variants"])

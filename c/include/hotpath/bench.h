@@ -119,6 +119,9 @@ struct hp_primitive {
 	 * convention?"), or NULL; the gate adds it to the failure. */
 	const char *(*explain)(const uint8_t *buf, size_t len, uint64_t seed,
 			       uint64_t got);
+	/* Optional: a parameter of the primitive's own (`--param KEY=VALUE`,
+	 * e.g. the AVC cache's slots); NULL when taken, else what is allowed. */
+	const char *(*configure)(const char *key, const char *value);
 	/* Optional: sizes timed when the user names none. */
 	const size_t *default_sizes;
 	size_t ndefault_sizes;

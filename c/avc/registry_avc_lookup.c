@@ -1,0 +1,248 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The avc_lookup primitive: the cost of avc_search_node() (hash, then walk
+ * one chain) in a cache holding SIZE nodes in --param slots=S buckets
+ * (default 512), for each hash function as a variant.
+ *
+ * Each (hash, size, slots) gets its own cache, built once and kept: the
+ * live triples of the synthetic workload (c/avc/workload.c, defaults, no
+ * app starts) ranked 0..SIZE-1 are inserted, with the threshold at SIZE so
+ * that nothing is reclaimed, from a scattered pool. A call looks up the
+ * next key of a stream of KEYS checks drawn from the same workload (Zipf
+ * over the ranks: all hits, the popular ones often). In latency mode the
+ * next key's index waits for the node found; in throughput mode lookups
+ * are independent.
+ *
+ * The hash is called through the variant's pointer at the burst's own call
+ * site (bench.h's HP_BURST_COPIES: one per variant), then the chain is
+ * walked inline: the kernel inlines both, so the cost here includes one
+ * direct-predicted indirect call the kernel does not pay.
+ */
+#include <hotpath/avc.h>
+#include <hotpath/bench.h>
+
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define KEYS 4096		/* the lookup stream, a power of two */
+#define MAX_STATES 32		/* caches kept at once */
+#define MAX_NODES (1u << 20)
+
+struct lookup_state {
+	hp_avc_hash_fn fn;
+	size_t nodes;
+	uint32_t slots;
+	int ready;
+	struct hp_avc_cache cache;
+	struct hp_avc_key keys[KEYS];
+};
+
+static uint32_t cfg_slots = HP_AVC_DEF_SLOTS;
+static struct lookup_state *states[MAX_STATES];
+static unsigned next_state;
+
+static uint32_t avc_empty(uint32_t ssid, uint32_t tsid, uint16_t tclass)
+{
+	return 0;
+}
+
+static int build(struct lookup_state *st)
+{
+	struct hp_avc_workload_params wp;
+	struct hp_avc_workload w;
+	struct hp_avc_params cp;
+	struct hp_avc_decision avd = { .allowed = 1 };
+	int ret = -1;
+
+	hp_avc_params_init(&cp);
+	cp.slots = st->slots;
+	cp.threshold = (uint32_t)st->nodes;
+	cp.pool_nodes = (uint32_t)st->nodes + 1;
+	cp.hash = st->fn;
+	hp_avc_workload_params_init(&wp);
+	wp.live_triples = (uint32_t)st->nodes;
+	wp.burst_interval = 0;
+	if (hp_avc_init(&st->cache, &cp))
+		return -1;
+	if (hp_avc_workload_init(&w, &wp))
+		goto out_cache;
+	for (uint32_t r = 0; r < st->nodes; r++) {
+		struct hp_avc_key k = hp_avc_workload_live(&w, r);
+
+		if (!hp_avc_insert(&st->cache, k.ssid, k.tsid, k.tclass, &avd))
+			goto out_workload;
+	}
+	for (unsigned i = 0; i < KEYS; i++)
+		hp_avc_workload_next(&w, &st->keys[i].ssid, &st->keys[i].tsid,
+				     &st->keys[i].tclass);
+	ret = 0;
+out_workload:
+	hp_avc_workload_destroy(&w);
+out_cache:
+	if (ret)
+		hp_avc_destroy(&st->cache);
+	return ret;
+}
+
+/* The cache for (fn, nodes, slots): kept, or built (NULL: no memory). */
+static struct lookup_state *state_for(hp_avc_hash_fn fn, size_t nodes)
+{
+	struct lookup_state *st;
+
+	for (unsigned i = 0; i < MAX_STATES; i++)
+		if (states[i] && states[i]->fn == fn &&
+		    states[i]->nodes == nodes && states[i]->slots == cfg_slots)
+			return states[i];
+	st = states[next_state];
+	if (st && st->ready)
+		hp_avc_destroy(&st->cache);
+	if (!st && !(st = malloc(sizeof(*st))))
+		return NULL;
+	states[next_state] = st;
+	next_state = (next_state + 1) % MAX_STATES;
+	st->fn = fn;
+	st->nodes = nodes;
+	st->slots = cfg_slots;
+	st->ready = !build(st);
+	return st->ready ? st : NULL;
+}
+
+static int avc_size_ok(size_t size)
+{
+	return size >= 1 && size <= MAX_NODES && !(size & (size - 1));
+}
+
+/*
+ * What every hash must give: a cache that finds each key it holds and
+ * none it does not. (Which bucket a key lands in is the hash's business;
+ * the hashes' own values are checked against vectors in tests/c/test_avc.c.)
+ */
+static int avc_check(const struct hp_variant *v, const uint8_t *buf,
+		     size_t len, uint64_t seed, uint64_t *expected,
+		     uint64_t *got)
+{
+	struct lookup_state *st = state_for((hp_avc_hash_fn)v->fn, len);
+	const struct hp_avc_cache *c;
+	uint64_t wrong = 0, held = 0;
+
+	*expected = 0;		/* keys not found, and strangers found */
+	if (!st) {
+		*got = len;
+		return 1;
+	}
+	c = &st->cache;
+	for (uint32_t b = 0; b < c->nslots; b++)
+		for (struct hp_avc_hlist_node *pos = c->slots[b].first; pos;
+		     pos = pos->next) {
+			const struct hp_avc_entry *e = &hp_avc_node_of(pos)->ae;
+			uint32_t slot = st->fn(e->ssid, e->tsid, e->tclass) &
+					c->mask;
+
+			held++;
+			wrong += hp_avc_search_slot(c, slot, e->ssid, e->tsid,
+						    e->tclass) !=
+				 hp_avc_node_of(pos);
+		}
+	wrong += held != len;
+	/* a key never inserted: SIDs are far below this */
+	wrong += !!hp_avc_search(c, (uint32_t)seed | 0x80000000u, 1, 1);
+	*got = wrong;
+	return *expected != *got;
+}
+
+/* One lookup; the next key's index waits for @s in latency mode. */
+static inline __attribute__((always_inline)) uint64_t
+lookup_step(const struct lookup_state *st, hp_avc_hash_fn fn, unsigned *i,
+	    uint64_t s)
+{
+	const struct hp_avc_key *k;
+	uint32_t slot;
+
+	__asm__("and $0,%0" : "+r"(s));
+	k = &st->keys[(*i + s) & (KEYS - 1)];
+	(*i)++;
+	slot = fn(k->ssid, k->tsid, k->tclass) & st->cache.mask;
+	return (uintptr_t)hp_avc_search_slot(&st->cache, slot, k->ssid,
+					     k->tsid, k->tclass);
+}
+
+static inline __attribute__((always_inline)) uint64_t
+avc_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
+	  enum hp_mode mode, unsigned n)
+{
+	hp_avc_hash_fn fn = (hp_avc_hash_fn)fn_;
+	const struct lookup_state *st;
+	unsigned i = 0;
+	uint64_t s = seed;
+
+	if (fn == avc_empty) {	/* the empty call: the loop, no lookup */
+		HP_OPAQUE(fn);
+		return HP_BURST_MODES(mode, n, s, s + (fn(0, 0, 0) & 0));
+	}
+	st = state_for(fn, len);
+	if (!st)
+		return 0;
+	HP_OPAQUE(fn);
+	HP_OPAQUE(st);
+	return HP_BURST_MODES(mode, n, s, lookup_step(st, fn, &i, s));
+}
+
+HP_BURST_COPIES(avc_burst_sites, avc_burst);
+
+static const char *avc_configure(const char *key, const char *value)
+{
+	char *end;
+	unsigned long v;
+
+	if (strcmp(key, "slots"))
+		return "slots=S (a power of two, 1..1048576)";
+	v = strtoul(value, &end, 10);
+	if (*end || !*value || !v || v > HP_AVC_MAX_SLOTS || (v & (v - 1)))
+		return "slots: a power of two, 1..1048576";
+	cfg_slots = (uint32_t)v;
+	return NULL;
+}
+
+static const char *avc_promise_name(uint32_t promise)
+{
+	return "the cache built with it finds every key it holds, and no other";
+}
+
+#define HASH(vname, f, d, o)						\
+	{ .name = vname, .fn = f, .min_len = 1, .max_len = MAX_NODES,	\
+	  .desc = d, .origin = o }
+
+static const struct hp_variant avc_variants[] = {
+	HASH("orig", hp_avc_hash_orig,
+	     "ssid ^ (tsid << 2) ^ (tclass << 4): avc_hash() before 6.19",
+	     "security/selinux/avc.c"),
+	HASH("muladd", hp_avc_hash_muladd,
+	     "the seed's multiply-add hash", "seed 004"),
+	HASH("murmur3", hp_avc_hash_murmur3,
+	     "MurmurHash3 over (ssid, tsid, tclass): av_hash() in Linux 6.19",
+	     "security/selinux/avc.c, Linux 6.19"),
+	HASH("jhash", hp_avc_hash_jhash, "jhash_3words(ssid, tsid, tclass, 0)",
+	     "include/linux/jhash.h"),
+	HASH("hp", hp_avc_hash_hp,
+	     "hotpath's own: the key packed in 64 bits, one 64x64->128 multiply, folded",
+	     "hotpath (c/avc/hash.c)"),
+};
+
+static const size_t avc_sizes[] = { 512, 2048, 8192 };
+
+const struct hp_primitive hp_prim_avc_lookup = {
+	.name = "avc_lookup",
+	.lab = "avc",
+	.seed_name = "node",
+	.variants = avc_variants,
+	.nvariants = sizeof(avc_variants) / sizeof(avc_variants[0]),
+	.empty_fn = avc_empty,
+	.check = avc_check,
+	.burst = avc_burst_sites,
+	.promise_name = avc_promise_name,
+	.size_ok = avc_size_ok,
+	.configure = avc_configure,
+	.default_sizes = avc_sizes,
+	.ndefault_sizes = 3,
+};

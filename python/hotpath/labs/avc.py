@@ -1,0 +1,58 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The avc lab: the SELinux AVC cache of seed 004, lookups per hash function.
+
+One runner primitive so far, avc_lookup (c/avc/registry_avc_lookup.c): the
+cost of avc_search_node() in a cache holding SIZE nodes (the size column)
+in --slots buckets, for each hash (orig, muladd, murmur3 as Linux 6.19's
+av_hash, jhash, hotpath's own). The seed table, hash_stats sampling, traces
+and --recommend are still to come (docs/labs/avc.md).
+"""
+
+import argparse
+
+from hotpath.errors import UsageError
+from hotpath.labs.lab import Lab, Suite
+
+MAX_SLOTS = 1 << 20
+DEFAULT_SLOTS = 512
+
+
+def _slots(text: str) -> int:
+    try:
+        value = int(text, 10)
+    except ValueError:
+        value = 0
+    if not 1 <= value <= MAX_SLOTS or value & (value - 1):
+        raise UsageError(
+            f"--slots '{text}': allowed: a power of two, 1..{MAX_SLOTS} (the kernel's "
+            "Kconfig allows 512..16384; the wider range is for study)"
+        )
+    return value
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--slots",
+        default=str(DEFAULT_SLOTS),
+        metavar="S",
+        help=f"buckets of the cache, a power of two (default {DEFAULT_SLOTS}, the kernel's); "
+        "the sizes are the nodes it holds",
+    )
+
+
+def runner_args(args: argparse.Namespace) -> list[str]:
+    return ["--param", f"slots={_slots(args.slots)}"]
+
+
+LAB = Lab(
+    name="avc",
+    title="SELinux AVC cache lookups per hash function (seed 004)",
+    default_sizes=(512, 2048, 8192),
+    default_aligns=(0,),
+    suite=Suite(sizes=(512, 2048, 8192), aligns=(0,), rounds=200, quick_rounds=40),
+    sizes_are_bytes=False,
+    size_unit="nodes",
+    show_align=False,
+    add_arguments=add_arguments,
+    runner_args=runner_args,
+)
