@@ -22,6 +22,7 @@
 #include <hotpath/bench.h>
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,6 +40,8 @@ struct lookup_state {
 };
 
 static uint32_t cfg_slots = HP_AVC_DEF_SLOTS;
+/* analyze: checks the workload makes, hash_stats samples taken among them */
+static unsigned long cfg_checks = 1000000, cfg_samples = 100;
 static struct lookup_state *states[MAX_STATES];
 static unsigned next_state;
 
@@ -193,15 +196,123 @@ HP_BURST_COPIES(avc_burst_sites, avc_burst);
 static const char *avc_configure(const char *key, const char *value)
 {
 	char *end;
-	unsigned long v;
+	unsigned long v = strtoul(value, &end, 10);
 
-	if (strcmp(key, "slots"))
-		return "slots=S (a power of two, 1..1048576)";
-	v = strtoul(value, &end, 10);
-	if (*end || !*value || !v || v > HP_AVC_MAX_SLOTS || (v & (v - 1)))
-		return "slots: a power of two, 1..1048576";
-	cfg_slots = (uint32_t)v;
+	if (*end || !*value || *value == '-')
+		return "slots=S, checks=C or samples=K, each a positive integer";
+	if (!strcmp(key, "slots")) {
+		if (!v || v > HP_AVC_MAX_SLOTS || (v & (v - 1)))
+			return "slots: a power of two, 1..1048576";
+		cfg_slots = (uint32_t)v;
+	} else if (!strcmp(key, "checks")) {
+		if (!v || v > 1000000000ul)
+			return "checks: 1..1000000000";
+		cfg_checks = v;
+	} else if (!strcmp(key, "samples")) {
+		if (!v || v > 100000ul)
+			return "samples: 1..100000";
+		cfg_samples = v;
+	} else {
+		return "slots=S, checks=C or samples=K";
+	}
 	return NULL;
+}
+
+/* @text as a JSON string's contents: the kernel's texts hold newlines. */
+static void json_text(char *dst, size_t n, const char *text)
+{
+	size_t k = 0;
+
+	for (; *text && k + 3 < n; text++) {
+		if (*text == '\n') {
+			dst[k++] = '\\';
+			dst[k++] = 'n';
+		} else if (*text == '"' || *text == '\\') {
+			dst[k++] = '\\';
+			dst[k++] = *text;
+		} else {
+			dst[k++] = *text;
+		}
+	}
+	dst[k] = 0;
+}
+
+/*
+ * The seed's measurement, modelled: the workload's checks run through a
+ * cache of @size nodes (the threshold) in cfg_slots buckets, inserting on
+ * a miss and reclaiming as the kernel does; hash_stats is sampled
+ * cfg_samples times, evenly, as the seed sampled it once a second. Beside
+ * the means, what a perfectly random hash gives for that many entries.
+ */
+static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
+		       size_t n)
+{
+	struct hp_avc_workload_params wp;
+	struct hp_avc_workload w;
+	struct hp_avc_params cp;
+	struct hp_avc_cache c;
+	struct hp_avc_hash_counts hc;
+	struct hp_avc_memory mem;
+	char text[512], hs[1024], cs[1024];
+	double hit_rate;
+	double entries = 0, used = 0, longest = 0;
+	unsigned long every = cfg_checks / cfg_samples ? cfg_checks / cfg_samples : 1;
+	unsigned long taken = 0;
+	uint32_t hist[16];
+	int len;
+
+	hp_avc_params_init(&cp);
+	cp.slots = cfg_slots;
+	cp.threshold = (uint32_t)size;
+	cp.hash = (hp_avc_hash_fn)v->fn;
+	hp_avc_workload_params_init(&wp);
+	if (hp_avc_init(&c, &cp))
+		return -1;
+	if (hp_avc_workload_init(&w, &wp)) {
+		hp_avc_destroy(&c);
+		return -1;
+	}
+	for (unsigned long i = 1; i <= cfg_checks; i++) {
+		uint32_t ssid, tsid;
+		uint16_t tclass;
+
+		hp_avc_workload_next(&w, &ssid, &tsid, &tclass);
+		hp_avc_access(&c, ssid, tsid, tclass);
+		if (i % every == 0) {
+			hp_avc_get_hash_counts(&c, &hc);
+			entries += hc.entries;
+			used += hc.buckets_used;
+			longest += hc.longest_chain;
+			taken++;
+		}
+	}
+	hp_avc_workload_destroy(&w);
+	hp_avc_hash_stats(&c, text, sizeof(text));
+	json_text(hs, sizeof(hs), text);
+	hp_avc_cache_stats(&c, text, sizeof(text));
+	json_text(cs, sizeof(cs), text);
+	hp_avc_chain_histogram(&c, hist, 16);
+	hp_avc_memory(cfg_slots, (uint32_t)size, &mem);
+	hit_rate = c.stats.lookups ? (double)c.stats.hits / c.stats.lookups : 0;
+	hp_avc_destroy(&c);
+	entries /= taken;
+	len = snprintf(buf, n,
+		"{\"slots\": %u, \"nodes\": %zu, \"checks\": %lu, \"samples\": %lu, "
+		"\"mean_entries\": %.2f, \"mean_utilisation\": %.5f, "
+		"\"mean_longest_chain\": %.3f, \"limit_utilisation\": %.5f, "
+		"\"limit_longest_chain\": %.3f, \"memory_bytes\": %zu, "
+		"\"hit_rate\": %.5f, \"hash_stats\": \"%s\", \"cache_stats\": \"%s\", "
+		"\"chain_histogram\": [",
+		cfg_slots, size, cfg_checks, taken, entries,
+		used / taken / cfg_slots, longest / taken,
+		hp_avc_expected_used(entries, cfg_slots) / cfg_slots,
+		hp_avc_expected_longest((uint32_t)(entries + 0.5), cfg_slots),
+		mem.total, hit_rate, hs, cs);
+	for (int b = 0; b < 16 && len > 0 && (size_t)len < n; b++)
+		len += snprintf(buf + len, n - len, "%s%u", b ? ", " : "", hist[b]);
+	if (len > 0 && (size_t)len < n)
+		len += snprintf(buf + len, n - len, "]}");
+	return len > 0 && (size_t)len < n ? 0 : -1;
 }
 
 static const char *avc_promise_name(uint32_t promise)
@@ -243,6 +354,7 @@ const struct hp_primitive hp_prim_avc_lookup = {
 	.promise_name = avc_promise_name,
 	.size_ok = avc_size_ok,
 	.configure = avc_configure,
+	.analyze = avc_analyze,
 	.default_sizes = avc_sizes,
 	.ndefault_sizes = 3,
 };

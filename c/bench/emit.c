@@ -259,6 +259,34 @@ static void emit_figure(struct hp_json *j, const struct hp_job *jb)
 	hp_json_obj_end(j);
 }
 
+/* `analyze`: the primitive's model of each correct variant at each size. */
+static void emit_analyses(struct hp_json *j, const struct hp_run *run)
+{
+	static char buf[1 << 16];
+
+	hp_json_key(j, "analyses");
+	hp_json_arr_begin(j);
+	for (size_t i = 0; i < run->nvr; i++) {
+		if (strcmp(run->vr[i].status, "ok"))
+			continue;
+		for (size_t s = 0; s < run->nsizes; s++) {
+			hp_json_obj_begin(j);
+			hp_json_key(j, "variant");
+			hp_json_str(j, run->vr[i].v->name);
+			hp_json_key(j, "size");
+			hp_json_uint(j, run->sizes[s]);
+			hp_json_key(j, "result");
+			if (run->p->analyze(run->vr[i].v, run->sizes[s], buf,
+					    sizeof(buf)))
+				hp_json_null(j);
+			else
+				hp_json_raw(j, buf);
+			hp_json_obj_end(j);
+		}
+	}
+	hp_json_arr_end(j);
+}
+
 void hp_emit_run(struct hp_json *j, const struct hp_run *run)
 {
 	const struct hp_primitive *p = run->p;
@@ -320,6 +348,8 @@ void hp_emit_run(struct hp_json *j, const struct hp_run *run)
 	for (size_t i = 0; i < run->nvr; i++)
 		hp_emit_variant(j, p, &run->vr[i]);
 	hp_json_arr_end(j);
+	if (!strcmp(run->command, "analyze"))
+		emit_analyses(j, run);
 	if (timed) {
 		hp_json_key(j, "figures");
 		hp_json_arr_begin(j);

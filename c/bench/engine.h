@@ -174,5 +174,7 @@ void hp_json_uint(struct hp_json *j, uint64_t v);
 void hp_json_int(struct hp_json *j, long long v);
 void hp_json_bool(struct hp_json *j, int v);
 void hp_json_null(struct hp_json *j);
+/* @text, a JSON value someone else wrote, as the next value. */
+void hp_json_raw(struct hp_json *j, const char *text);
 
 #endif /* HOTPATH_ENGINE_H */

@@ -109,6 +109,12 @@ void hp_json_bool(struct hp_json *j, int v)
 	fputs(v ? "true" : "false", j->f);
 }
 
+void hp_json_raw(struct hp_json *j, const char *text)
+{
+	sep(j);
+	fputs(text, j->f);
+}
+
 void hp_json_null(struct hp_json *j)
 {
 	sep(j);

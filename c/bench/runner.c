@@ -662,7 +662,7 @@ int main(int argc, char **argv)
 	struct hp_json j;
 
 	if (argc < 2)
-		usage_error("command", "", "list, run, verify or probe");
+		usage_error("command", "", "list, run, verify, analyze or probe");
 	no_aslr(argv);
 	run.command = argv[1];
 	if (!strcmp(argv[1], "list")) {
@@ -670,8 +670,9 @@ int main(int argc, char **argv)
 		return 0;
 	}
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "verify") &&
-	    strcmp(argv[1], "probe"))
-		usage_error("command", argv[1], "list, run, verify or probe");
+	    strcmp(argv[1], "analyze") && strcmp(argv[1], "probe"))
+		usage_error("command", argv[1],
+			    "list, run, verify, analyze or probe");
 	parse_args(&run, argc, argv);
 	run.pinned = hp_pin_cpu(run.cpu);
 	if (run.cpu >= 0 && run.pinned < 0) {
@@ -693,6 +694,9 @@ int main(int argc, char **argv)
 	json_out = private_stdout();
 	hp_trap_arm(run.time_limit_s);
 	atexit(exit_in_variant);
+	if (!strcmp(run.command, "analyze") && !run.p->analyze)
+		usage_error("primitive", run.p->name,
+			    "one with a model to analyze (avc_lookup)");
 	collect_variants(&run);
 	gate_all(&run);
 	if (!strcmp(run.command, "run")) {

@@ -122,6 +122,11 @@ struct hp_primitive {
 	/* Optional: a parameter of the primitive's own (`--param KEY=VALUE`,
 	 * e.g. the AVC cache's slots); NULL when taken, else what is allowed. */
 	const char *(*configure)(const char *key, const char *value);
+	/* Optional: what the primitive's model says of @v at @size, not timed
+	 * (`hotpath-bench analyze`; the AVC cache's hash_stats): one JSON
+	 * object into @buf; 0, or -1 when it could not. */
+	int (*analyze)(const struct hp_variant *v, size_t size, char *buf,
+		       size_t n);
 	/* Optional: sizes timed when the user names none. */
 	const size_t *default_sizes;
 	size_t ndefault_sizes;

@@ -109,6 +109,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace, lab: Lab) -> int:
+    if lab.alternate is not None:
+        status = lab.alternate(args)
+        if status is not None:
+            return status
     seed = seedtable.chosen(args, lab)
     check_repeat(args.repeat)
     if seed is not None:

@@ -4,13 +4,15 @@
 One runner primitive so far, avc_lookup (c/avc/registry_avc_lookup.c): the
 cost of avc_search_node() in a cache holding SIZE nodes (the size column)
 in --slots buckets, for each hash (orig, muladd, murmur3 as Linux 6.19's
-av_hash, jhash, hotpath's own). The seed table, hash_stats sampling, traces
-and --recommend are still to come (docs/labs/avc.md).
+av_hash, jhash, hotpath's own); and --stats, the model's hash_stats
+(hotpath.labs.avc_stats). The seed table, traces and --recommend are still
+to come (docs/labs/avc.md).
 """
 
 import argparse
 
 from hotpath.errors import UsageError
+from hotpath.labs import avc_stats
 from hotpath.labs.lab import Lab, Suite
 
 MAX_SLOTS = 1 << 20
@@ -39,6 +41,28 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the sizes are the nodes it holds",
     )
 
+    parser.add_argument(
+        "--stats",
+        action="store_true",
+        help="no timing: the cache model's hash_stats per hash (buckets used, longest "
+        "chain) beside a random hash's, over the synthetic workload; with one hash "
+        "(--variants) and one size, hash_stats and cache_stats as the kernel prints them",
+    )
+    parser.add_argument(
+        "--checks",
+        type=int,
+        default=avc_stats.DEFAULT_CHECKS,
+        metavar="C",
+        help=f"--stats: permission checks the workload makes (default {avc_stats.DEFAULT_CHECKS})",
+    )
+
+
+def alternate(args: argparse.Namespace) -> int | None:
+    """--stats instead of timing; None when not asked."""
+    if not args.stats:
+        return None
+    return avc_stats.run(args, _slots(args.slots))
+
 
 def runner_args(args: argparse.Namespace) -> list[str]:
     return ["--param", f"slots={_slots(args.slots)}"]
@@ -55,4 +79,5 @@ LAB = Lab(
     show_align=False,
     add_arguments=add_arguments,
     runner_args=runner_args,
+    alternate=alternate,
 )

@@ -100,6 +100,9 @@ class Lab:
     # named, first = the --with target; None: every primitive of the lab.
     # The others stay reachable with --primitive, at their own sizes.
     default_primitives: tuple[str, ...] | None = None
+    # A mode of the lab's own instead of timing (the avc lab's --stats):
+    # returns the exit status, or None when its options did not ask for it.
+    alternate: "Callable[[argparse.Namespace], int | None] | None" = None
 
     def chosen(self, members: list[str], wanted: str | None) -> tuple[str, ...]:
         """The primitives to time: `wanted` (checked against `members`, the

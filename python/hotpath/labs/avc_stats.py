@@ -1,0 +1,83 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath avc --stats`: what the AVC cache's hash_stats say, per hash.
+
+Not a timing: the runner's `analyze` runs the synthetic workload's checks
+through the C model of the cache (c/avc/, the kernel's insert and reclaim)
+for each hash and node count in --slots buckets, sampling hash_stats as the
+seed sampled /sys/fs/selinux/avc/hash_stats, and reports the means beside
+what a perfectly random hash gives for as many entries (the limit). With
+one hash and one size it also prints hash_stats and cache_stats as the
+kernel would.
+"""
+
+import argparse
+import json
+import sys
+from typing import Any
+
+from hotpath import measure
+from hotpath.errors import RunnerError, UsageError
+from hotpath.inputs import parse_names, parse_sizes
+from hotpath.runner import invoke
+
+PRIMITIVE = "avc_lookup"
+DEFAULT_CHECKS = 1_000_000
+DEFAULT_SAMPLES = 100
+
+
+def analyses(args: argparse.Namespace, slots: int) -> dict[str, Any]:
+    """The runner's `analyze` output for the asked hashes and node counts."""
+    sizes = parse_sizes(args.sizes) if args.sizes is not None else (512, 2048, 8192)
+    if any(s & (s - 1) for s in sizes):
+        raise UsageError(f"--sizes '{args.sizes}': allowed: node counts, powers of two")
+    wanted = parse_names(args.variants) if args.variants is not None else None
+    runner = measure.get_runner()
+    if wanted:
+        measure.check_variants(measure.listing(runner), (PRIMITIVE,), wanted)
+    command = ["analyze", "--primitive", PRIMITIVE, "--sizes", ",".join(map(str, sizes))]
+    command += ["--param", f"slots={slots}", "--param", f"checks={args.checks}"]
+    command += ["--param", f"samples={DEFAULT_SAMPLES}"]
+    if wanted:
+        command += ["--variants", ",".join(wanted)]
+    doc = invoke(runner, command)
+    if not isinstance(doc, dict) or not isinstance(doc.get("analyses"), list):
+        raise RunnerError("runner's analyze output has no analyses")
+    return doc
+
+
+def render(doc: dict[str, Any], slots: int) -> str:
+    rows = [a for a in doc["analyses"] if a.get("result")]
+    first = rows[0]["result"] if rows else {}
+    lines = [
+        f"{PRIMITIVE} model, {slots} slots: {first.get('checks', 0):,} checks of the synthetic "
+        f"workload, hash_stats sampled {first.get('samples', 0)} times (means); limit: a "
+        "perfectly random hash with as many entries; not a timing",
+        "",
+        f"{'hash':<9} {'nodes':>6} {'entries':>8} {'buckets used (limit)':>21} "
+        f"{'longest chain (limit)':>22} {'hit rate':>9} {'memory':>10}",
+    ]
+    for a in rows:
+        r = a["result"]
+        lines.append(
+            f"{a['variant']:<9} {a['size']:>6} {r['mean_entries']:>8.1f} "
+            f"{r['mean_utilisation']:>12.1%} ({r['limit_utilisation']:.1%}) "
+            f"{r['mean_longest_chain']:>13.2f} ({r['limit_longest_chain']:.2f}) "
+            f"{r['hit_rate']:>9.1%} {r['memory_bytes'] / 1024:>7.0f} KiB"
+        )
+    if len(rows) == 1:
+        r = rows[0]["result"]
+        lines += ["", "hash_stats:", r["hash_stats"].rstrip(), "", "cache_stats:"]
+        lines.append(r["cache_stats"].rstrip())
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace, slots: int) -> int:
+    if not 1 <= args.checks <= 1_000_000_000:
+        raise UsageError(f"--checks '{args.checks}': allowed: 1..1000000000")
+    doc = analyses(args, slots)
+    if getattr(args, "json", False):
+        out = {"schema": "hotpath.avc-stats/1", "slots": slots, "analyses": doc["analyses"]}
+        sys.stdout.write(json.dumps(out, indent=2) + "\n")
+    else:
+        sys.stdout.write(render(doc, slots))
+    return 0
