@@ -42,6 +42,9 @@ struct lookup_state {
 static uint32_t cfg_slots = HP_AVC_DEF_SLOTS;
 /* analyze: checks the workload makes, hash_stats samples taken among them */
 static unsigned long cfg_checks = 1000000, cfg_samples = 100;
+/* analyze: a recorded trace instead of the synthetic workload */
+static struct hp_avc_key *trace;
+static size_t ntrace;
 static struct lookup_state *states[MAX_STATES];
 static unsigned next_state;
 
@@ -193,13 +196,110 @@ avc_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
 
 HP_BURST_COPIES(avc_burst_sites, avc_burst);
 
+/* One "ssid,tsid,tclass" line; 0, or -1 when it is not one. */
+static int parse_key(const char *line, struct hp_avc_key *k)
+{
+	unsigned long v[3];
+	const char *p = line;
+	char *end;
+
+	for (int i = 0; i < 3; i++) {
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p < '0' || *p > '9')
+			return -1;
+		v[i] = strtoul(p, &end, 10);
+		p = end;
+		while (*p == ' ' || *p == '\t')
+			p++;
+		if (*p != (i < 2 ? ',' : 0))
+			return -1;
+		p++;
+	}
+	if (v[0] > UINT32_MAX || v[1] > UINT32_MAX || v[2] > UINT16_MAX)
+		return -1;
+	k->ssid = (uint32_t)v[0];
+	k->tsid = (uint32_t)v[1];
+	k->tclass = (uint16_t)v[2];
+	return 0;
+}
+
+/*
+ * trace=PATH: one check per line, "ssid,tsid,tclass" ('#' starts a
+ * comment). The first line that is not one is named, with its number.
+ */
+static const char *load_trace(const char *path)
+{
+	static char why[320];
+	char line[256];
+	size_t cap = 0, number = 0;
+	FILE *f = fopen(path, "r");
+
+	if (!f) {
+		snprintf(why, sizeof(why), "cannot read the trace");
+		return why;
+	}
+	free(trace);
+	trace = NULL;
+	ntrace = 0;
+	while (fgets(line, sizeof(line), f)) {
+		char *hash = strchr(line, '#'), *nl = strchr(line, '\n');
+		struct hp_avc_key k;
+
+		number++;
+		if (hash)
+			*hash = 0;
+		if (nl)
+			*nl = 0;
+		if (!hash && !nl && !feof(f)) {
+			snprintf(why, sizeof(why), "line %zu is longer than 255 bytes",
+				 number);
+			goto bad;
+		}
+		if (strspn(line, " \t\r") == strlen(line))
+			continue;
+		line[strcspn(line, "\r")] = 0;
+		if (parse_key(line, &k)) {
+			snprintf(why, sizeof(why),
+				 "line %zu, '%.80s': allowed: ssid,tsid,tclass as "
+				 "unsigned integers (tclass below 65536), '#' "
+				 "starts a comment", number, line);
+			goto bad;
+		}
+		if (ntrace == cap) {
+			void *q = realloc(trace, (cap = cap ? 2 * cap : 4096) *
+						 sizeof(*trace));
+
+			if (!q) {
+				snprintf(why, sizeof(why), "out of memory");
+				goto bad;
+			}
+			trace = q;
+		}
+		trace[ntrace++] = k;
+	}
+	fclose(f);
+	if (!ntrace) {
+		snprintf(why, sizeof(why), "the trace holds no check");
+		return why;
+	}
+	return NULL;
+bad:
+	fclose(f);
+	return why;
+}
+
 static const char *avc_configure(const char *key, const char *value)
 {
 	char *end;
-	unsigned long v = strtoul(value, &end, 10);
+	unsigned long v;
+
+	if (!strcmp(key, "trace"))
+		return load_trace(value);
+	v = strtoul(value, &end, 10);
 
 	if (*end || !*value || *value == '-')
-		return "slots=S, checks=C or samples=K, each a positive integer";
+		return "slots=S, checks=C or samples=K (positive integers), trace=PATH";
 	if (!strcmp(key, "slots")) {
 		if (!v || v > HP_AVC_MAX_SLOTS || (v & (v - 1)))
 			return "slots: a power of two, 1..1048576";
@@ -213,7 +313,7 @@ static const char *avc_configure(const char *key, const char *value)
 			return "samples: 1..100000";
 		cfg_samples = v;
 	} else {
-		return "slots=S, checks=C or samples=K";
+		return "slots=S, checks=C, samples=K or trace=PATH";
 	}
 	return NULL;
 }
@@ -256,7 +356,9 @@ static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 	char text[512], hs[1024], cs[1024];
 	double hit_rate;
 	double entries = 0, used = 0, longest = 0;
-	unsigned long every = cfg_checks / cfg_samples ? cfg_checks / cfg_samples : 1;
+	/* a trace is played once, whole */
+	unsigned long checks = ntrace ? ntrace : cfg_checks;
+	unsigned long every = checks / cfg_samples ? checks / cfg_samples : 1;
 	unsigned long taken = 0;
 	uint32_t hist[16];
 	int len;
@@ -272,11 +374,17 @@ static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 		hp_avc_destroy(&c);
 		return -1;
 	}
-	for (unsigned long i = 1; i <= cfg_checks; i++) {
+	for (unsigned long i = 1; i <= checks; i++) {
 		uint32_t ssid, tsid;
 		uint16_t tclass;
 
-		hp_avc_workload_next(&w, &ssid, &tsid, &tclass);
+		if (ntrace) {
+			ssid = trace[i - 1].ssid;
+			tsid = trace[i - 1].tsid;
+			tclass = trace[i - 1].tclass;
+		} else {
+			hp_avc_workload_next(&w, &ssid, &tsid, &tclass);
+		}
 		hp_avc_access(&c, ssid, tsid, tclass);
 		if (i % every == 0) {
 			hp_avc_get_hash_counts(&c, &hc);
@@ -298,12 +406,13 @@ static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 	entries /= taken;
 	len = snprintf(buf, n,
 		"{\"slots\": %u, \"nodes\": %zu, \"checks\": %lu, \"samples\": %lu, "
+		"\"workload\": \"%s\", "
 		"\"mean_entries\": %.2f, \"mean_utilisation\": %.5f, "
 		"\"mean_longest_chain\": %.3f, \"limit_utilisation\": %.5f, "
 		"\"limit_longest_chain\": %.3f, \"memory_bytes\": %zu, "
 		"\"hit_rate\": %.5f, \"hash_stats\": \"%s\", \"cache_stats\": \"%s\", "
 		"\"chain_histogram\": [",
-		cfg_slots, size, cfg_checks, taken, entries,
+		cfg_slots, size, checks, taken, ntrace ? "trace" : "synthetic", entries,
 		used / taken / cfg_slots, longest / taken,
 		hp_avc_expected_used(entries, cfg_slots) / cfg_slots,
 		hp_avc_expected_longest((uint32_t)(entries + 0.5), cfg_slots),

@@ -134,3 +134,32 @@ def test_avc_stats_model_follows_the_seed(cli):
 def test_avc_stats_bad_input(cli, args, words):
     res = cli("avc", "--stats", *args)
     assert res.status == 2 and words in res.err
+
+
+def test_avc_stats_plays_a_trace(cli, tmp_path):
+    trace = tmp_path / "trace.txt"
+    trace.write_text("# captured\n28,30,2\n28,31,2  # a comment\n\n29,30,5\n28,30,2\n")
+    res = cli("avc", "--stats", "--sizes", "512", "--variants", "murmur3", "--trace",
+              str(trace), "--json")  # fmt: skip
+    assert res.status == 0, res.err
+    (row,) = res.json()["analyses"]
+    result = row["result"]
+    assert result["workload"] == "trace" and result["checks"] == 4
+    assert result["cache_stats"].splitlines()[1].split()[:3] == ["4", "1", "3"]
+    assert result["limit_longest_chain"] >= 1
+
+
+@pytest.mark.parametrize(
+    "text, words",
+    [
+        ("28,30,2\n28,x,2\n", "line 2, '28,x,2': allowed: ssid,tsid,tclass"),
+        ("28,30\n", "line 1, '28,30'"),
+        ("28,30,70000\n", "line 1, '28,30,70000'"),
+        ("# nothing\n", "the trace holds no check"),
+    ],
+)
+def test_avc_trace_errors_name_the_line(cli, tmp_path, text, words):
+    trace = tmp_path / "trace.txt"
+    trace.write_text(text)
+    res = cli("avc", "--stats", "--trace", str(trace))
+    assert res.status == 2 and words in res.err

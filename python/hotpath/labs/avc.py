@@ -10,6 +10,7 @@ to come (docs/labs/avc.md).
 """
 
 import argparse
+from pathlib import Path
 
 from hotpath.errors import UsageError
 from hotpath.labs import avc_stats
@@ -56,10 +57,21 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"--stats: permission checks the workload makes (default {avc_stats.DEFAULT_CHECKS})",
     )
 
+    parser.add_argument(
+        "--trace",
+        type=Path,
+        default=None,
+        metavar="FILE",
+        help="--stats: play a recorded workload instead, one 'ssid,tsid,tclass' per line "
+        "('#' starts a comment)",
+    )
+
 
 def alternate(args: argparse.Namespace) -> int | None:
     """--stats instead of timing; None when not asked."""
     if not args.stats:
+        if args.trace is not None:
+            raise UsageError(f"--trace '{args.trace}': allowed only with --stats")
         return None
     return avc_stats.run(args, _slots(args.slots))
 

@@ -37,6 +37,10 @@ def analyses(args: argparse.Namespace, slots: int) -> dict[str, Any]:
     command = ["analyze", "--primitive", PRIMITIVE, "--sizes", ",".join(map(str, sizes))]
     command += ["--param", f"slots={slots}", "--param", f"checks={args.checks}"]
     command += ["--param", f"samples={DEFAULT_SAMPLES}"]
+    if args.trace is not None:
+        if not args.trace.is_file():
+            raise UsageError(f"--trace '{args.trace}': not a file")
+        command += ["--param", f"trace={args.trace.resolve()}"]
     if wanted:
         command += ["--variants", ",".join(wanted)]
     doc = invoke(runner, command)
@@ -49,9 +53,10 @@ def render(doc: dict[str, Any], slots: int) -> str:
     rows = [a for a in doc["analyses"] if a.get("result")]
     first = rows[0]["result"] if rows else {}
     lines = [
-        f"{PRIMITIVE} model, {slots} slots: {first.get('checks', 0):,} checks of the synthetic "
-        f"workload, hash_stats sampled {first.get('samples', 0)} times (means); limit: a "
-        "perfectly random hash with as many entries; not a timing",
+        f"{PRIMITIVE} model, {slots} slots: {first.get('checks', 0):,} checks of the "
+        f"{first.get('workload', 'synthetic')} workload, hash_stats sampled "
+        f"{first.get('samples', 0)} times (means); limit: a perfectly random hash with as "
+        "many entries; not a timing",
         "",
         f"{'hash':<9} {'nodes':>6} {'entries':>8} {'buckets used (limit)':>21} "
         f"{'longest chain (limit)':>22} {'hit rate':>9} {'memory':>10}",
