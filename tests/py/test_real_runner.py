@@ -163,3 +163,18 @@ def test_avc_trace_errors_name_the_line(cli, tmp_path, text, words):
     trace.write_text(text)
     res = cli("avc", "--stats", "--trace", str(trace))
     assert res.status == 2 and words in res.err
+
+
+def test_avc_seed_table(cli):
+    res = cli("avc", "--seed-table", "--checks", "200000", "--rounds", "5", "--json")
+    assert res.status == 0, res.err
+    doc = res.json()
+    configs = {(m["nodes"], m["slots"]) for m in doc["model"]}
+    assert configs == {(512, 512), (1024, 512), (2048, 512), (8192, 8192), (8192, 512),
+                       (8192, 4096)}  # fmt: skip
+    assert len(doc["model"]) == len(doc["timings"]) == 30
+    assert len(doc["directions"]) == 8 and all("holds here" in d for d in doc["directions"])
+    text = cli("avc", "--seed-table", "--checks", "20000", "--rounds", "5")
+    assert "512/512     orig" in text.out and "[52.5%]" in text.out
+    res = cli("avc", "--seed-table", "--sizes", "512")
+    assert res.status == 2 and "--seed-table: sets its own configurations" in res.err

@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 
 from hotpath.errors import UsageError
-from hotpath.labs import avc_stats
+from hotpath.labs import avc_seed_table, avc_stats
 from hotpath.labs.lab import Lab, Suite
 
 MAX_SLOTS = 1 << 20
@@ -66,9 +66,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "('#' starts a comment)",
     )
 
+    parser.add_argument(
+        "--seed-table",
+        action="store_true",
+        help="seed 004's two tables: utilisation/longest chain (model, with the random "
+        "limit) and avc_search_node() latency (timed) for the seed's configurations, "
+        "the seed's figures beside",
+    )
+
 
 def alternate(args: argparse.Namespace) -> int | None:
-    """--stats instead of timing; None when not asked."""
+    """--stats or --seed-table instead of timing; None when not asked."""
+    if args.seed_table:
+        if args.stats or args.trace is not None or args.sizes is not None:
+            raise UsageError(
+                "--seed-table: sets its own configurations; allowed beside it: "
+                "--checks, --rounds, --json"
+            )
+        if not 1 <= args.checks <= 1_000_000_000:
+            raise UsageError(f"--checks '{args.checks}': allowed: 1..1000000000")
+        return avc_seed_table.run(args)
     if not args.stats:
         if args.trace is not None:
             raise UsageError(f"--trace '{args.trace}': allowed only with --stats")

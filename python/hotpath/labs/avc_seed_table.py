@@ -1,0 +1,173 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath avc --seed-table`: seed 004's two tables redone here.
+
+For each configuration the seed measured (nodes/buckets 512/512, 1024/512,
+2048/512, 8192/8192) and the two the issue adds (8192/512, 8192/4096):
+
+1. bucket utilisation / longest chain, the means of hash_stats sampled
+   while the synthetic workload runs through the cache model (not a
+   timing; hotpath.labs.avc_stats), each beside a random hash's (the
+   limit) and the seed's published figure;
+2. the cost of avc_search_node() per hash, timed by the engine in latency
+   mode (core cycles, median over clean samples, and ns at the run's core
+   clock), beside the seed's ns (a Qualcomm SM8750 phone core: compare the
+   directions, not the ns).
+
+The timing runs are printed, not stored: one primitive at several slot
+counts would give figures the history cannot tell apart.
+"""
+
+import argparse
+import json
+import sys
+from dataclasses import dataclass
+from typing import Any
+
+from hotpath import measure
+from hotpath.labs import avc_stats
+from hotpath.results import RunResult
+
+HASHES = ("orig", "murmur3", "muladd", "jhash", "hp")
+SEED_HASHES = ("orig", "murmur3", "muladd")
+
+
+@dataclass(frozen=True)
+class Config:
+    nodes: int
+    slots: int
+    # the seed's utilisation %, longest chain and ns for orig, murmur3, muladd
+    seed: dict[str, tuple[float, float, float]] | None = None
+
+
+CONFIGS = (
+    Config(512, 512, {"orig": (52.5, 7.5, 87), "murmur3": (60.2, 5.7, 84),
+                      "muladd": (58.2, 6.2, 79)}),
+    Config(1024, 512, {"orig": (68.9, 12.1, 97), "murmur3": (80.2, 9.7, 96),
+                       "muladd": (82.4, 8.9, 91)}),
+    Config(2048, 512, {"orig": (83.7, 19.4, 118), "murmur3": (93.4, 16.3, 113),
+                       "muladd": (94.8, 15.2, 110)}),
+    Config(8192, 8192, {"orig": (49.5, 11.4, 106), "murmur3": (60.3, 7.4, 99),
+                        "muladd": (61.9, 6.6, 94)}),
+    Config(8192, 512),
+    Config(8192, 4096),
+)  # fmt: skip
+
+
+def _model(args: argparse.Namespace) -> dict[tuple[int, int, str], dict[str, Any]]:
+    found: dict[tuple[int, int, str], dict[str, Any]] = {}
+    for slots in sorted({c.slots for c in CONFIGS}):
+        nodes = sorted({c.nodes for c in CONFIGS if c.slots == slots})
+        sub = argparse.Namespace(
+            sizes=",".join(map(str, nodes)), variants=None, checks=args.checks, trace=None
+        )
+        for row in avc_stats.analyses(sub, slots)["analyses"]:
+            if row.get("result"):
+                found[(row["size"], slots, row["variant"])] = row["result"]
+    return found
+
+
+def _timings(args: argparse.Namespace) -> dict[tuple[int, int, str], tuple[float, float]]:
+    """(nodes, slots, hash) -> (cycles, ns), latency mode."""
+    runner = measure.get_runner()
+    timed: dict[tuple[int, int, str], tuple[float, float]] = {}
+    for slots in sorted({c.slots for c in CONFIGS}):
+        nodes = tuple(sorted({c.nodes for c in CONFIGS if c.slots == slots}))
+        request = measure.Request(
+            primitive=avc_stats.PRIMITIVE,
+            sizes=nodes,
+            aligns=(0,),
+            modes=("latency",),
+            rounds=args.rounds,
+            extra=["--param", f"slots={slots}"],
+        )
+        groups = measure.run_requests(runner, [request], [], show_progress=sys.stderr.isatty())
+        run = measure.new_run("avc", groups, 0.05, args.command_line)
+        for fig in run.figures:
+            if fig.timed and fig.median is not None:
+                timed[(fig.size, slots, fig.variant)] = (fig.median, _ns(run, fig.median))
+    return timed
+
+
+def _ns(run: RunResult, cycles: float) -> float:
+    clock = run.clocks.get(avc_stats.PRIMITIVE, {})
+    tpc = sorted(clock.get("ticks_per_cycle") or [0.0])
+    hz = clock.get("tsc_hz") or 0.0
+    core_hz = hz / tpc[len(tpc) // 2] if tpc[len(tpc) // 2] else 0.0
+    return cycles / core_hz * 1e9 if core_hz else float("nan")
+
+
+def render(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, float]]) -> str:
+    lines = [
+        "seed 004's tables redone: per configuration (nodes/buckets) and hash,",
+        "- buckets used and longest chain: means of hash_stats sampled while the synthetic",
+        "  workload runs through the cache model (not a timing); (limit) = a perfectly random",
+        "  hash with as many entries;",
+        "- avc_search_node() in latency mode: core cycles (median over clean samples) and ns at",
+        "  this run's core clock;",
+        "- [seed] = the patch's figures, from a phone (compare directions, not ns).",
+        "",
+        f"{'config':<11} {'hash':<8} {'buckets used (limit) [seed]':>29} "
+        f"{'longest chain (limit) [seed]':>29} {'cycles':>8} {'ns':>7} {'[seed]':>7}",
+    ]
+    for c in CONFIGS:
+        for h in HASHES:
+            r = model.get((c.nodes, c.slots, h))
+            t = timed.get((c.nodes, c.slots, h))
+            seed = c.seed.get(h) if c.seed else None
+            used = longest = "n/a"
+            if r is not None:
+                used = f"{r['mean_utilisation']:.1%} ({r['limit_utilisation']:.1%})"
+                longest = f"{r['mean_longest_chain']:.2f} ({r['limit_longest_chain']:.2f})"
+            if seed is not None:
+                used += f" [{seed[0]:.1f}%]"
+                longest += f" [{seed[1]:.1f}]"
+            cycles, ns = (f"{t[0]:.1f}", f"{t[1]:.1f}") if t else ("n/a", "n/a")
+            seed_ns = f"[{seed[2]:.0f}]" if seed else ""
+            lines.append(
+                f"{c.nodes}/{c.slots:<{10 - len(str(c.nodes))}} {h:<8} {used:>29} "
+                f"{longest:>29} {cycles:>8} {ns:>7} {seed_ns:>7}"
+            )
+        lines.append("")
+    lines += _directions(model)
+    return "\n".join(lines) + "\n"
+
+
+def _directions(model: dict[Any, dict[str, Any]]) -> list[str]:
+    """The seed's claim, checked: MurmurHash3 and muladd beat the original."""
+    out = []
+    for c in CONFIGS:
+        if not c.seed:
+            continue
+        orig = model.get((c.nodes, c.slots, "orig"))
+        for h in ("murmur3", "muladd"):
+            r = model.get((c.nodes, c.slots, h))
+            if orig is None or r is None:
+                continue
+            holds = (
+                r["mean_utilisation"] > orig["mean_utilisation"]
+                and r["mean_longest_chain"] < orig["mean_longest_chain"]
+            )
+            out.append(
+                f"{c.nodes}/{c.slots}: {h} uses more buckets and makes shorter chains than "
+                f"orig: {'holds' if holds else 'DOES NOT HOLD'} here"
+            )
+    return out
+
+
+def run(args: argparse.Namespace) -> int:
+    model = _model(args)
+    timed = _timings(args)
+    if getattr(args, "json", False):
+        doc = {
+            "schema": "hotpath.avc-seed-table/1",
+            "model": [{"nodes": n, "slots": s, "hash": h, **r} for (n, s, h), r in model.items()],
+            "timings": [
+                {"nodes": n, "slots": s, "hash": h, "cycles": t[0], "ns": t[1]}
+                for (n, s, h), t in timed.items()
+            ],
+            "directions": _directions(model),
+        }
+        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
+    else:
+        sys.stdout.write(render(model, timed))
+    return 0
