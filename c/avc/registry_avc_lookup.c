@@ -114,6 +114,31 @@ static struct lookup_state *state_for(hp_avc_hash_fn fn, size_t nodes)
 	return st->ready ? st : NULL;
 }
 
+/* Mean chain nodes compared per lookup of @st's key stream (hits: the
+ * found node's place in its chain, 1 for the head). */
+static double mean_walk(const struct lookup_state *st)
+{
+	unsigned long nodes = 0;
+
+	for (unsigned i = 0; i < KEYS; i++) {
+		const struct hp_avc_key *k = &st->keys[i];
+		uint32_t slot = st->fn(k->ssid, k->tsid, k->tclass) &
+				st->cache.mask;
+		const struct hp_avc_hlist_node *pos;
+
+		for (pos = st->cache.slots[slot].first; pos; pos = pos->next) {
+			const struct hp_avc_entry *e = &hp_avc_node_of(
+				(struct hp_avc_hlist_node *)pos)->ae;
+
+			nodes++;
+			if (e->ssid == k->ssid && e->tclass == k->tclass &&
+			    e->tsid == k->tsid)
+				break;
+		}
+	}
+	return (double)nodes / KEYS;
+}
+
 static int avc_size_ok(size_t size)
 {
 	return size >= 1 && size <= MAX_NODES && !(size & (size - 1));
@@ -353,6 +378,7 @@ static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 	struct hp_avc_cache c;
 	struct hp_avc_hash_counts hc;
 	struct hp_avc_memory mem;
+	struct lookup_state *timed = state_for((hp_avc_hash_fn)v->fn, size);
 	char text[512], hs[1024], cs[1024];
 	double hit_rate;
 	double entries = 0, used = 0, longest = 0;
@@ -410,13 +436,14 @@ static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 		"\"mean_entries\": %.2f, \"mean_utilisation\": %.5f, "
 		"\"mean_longest_chain\": %.3f, \"limit_utilisation\": %.5f, "
 		"\"limit_longest_chain\": %.3f, \"memory_bytes\": %zu, "
-		"\"hit_rate\": %.5f, \"hash_stats\": \"%s\", \"cache_stats\": \"%s\", "
+		"\"hit_rate\": %.5f, \"timed_walk\": %.4f, "
+		"\"hash_stats\": \"%s\", \"cache_stats\": \"%s\", "
 		"\"chain_histogram\": [",
 		cfg_slots, size, checks, taken, ntrace ? "trace" : "synthetic", entries,
 		used / taken / cfg_slots, longest / taken,
 		hp_avc_expected_used(entries, cfg_slots) / cfg_slots,
 		hp_avc_expected_longest((uint32_t)(entries + 0.5), cfg_slots),
-		mem.total, hit_rate, hs, cs);
+		mem.total, hit_rate, timed ? mean_walk(timed) : 0.0, hs, cs);
 	for (int b = 0; b < 16 && len > 0 && (size_t)len < n; b++)
 		len += snprintf(buf + len, n - len, "%s%u", b ? ", " : "", hist[b]);
 	if (len > 0 && (size_t)len < n)

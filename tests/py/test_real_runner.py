@@ -174,6 +174,7 @@ def test_avc_seed_table(cli):
                        (8192, 4096)}  # fmt: skip
     assert len(doc["model"]) == len(doc["timings"]) == 30
     assert len(doc["directions"]) == 8 and all("holds here" in d for d in doc["directions"])
+    assert doc["break_even"][0].startswith("the seed's trade-off, measured here: one more chain")
     text = cli("avc", "--seed-table", "--checks", "20000", "--rounds", "5")
     assert "512/512     orig" in text.out and "[52.5%]" in text.out
     res = cli("avc", "--seed-table", "--sizes", "512")

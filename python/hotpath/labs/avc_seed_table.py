@@ -11,7 +11,10 @@ For each configuration the seed measured (nodes/buckets 512/512, 1024/512,
 2. the cost of avc_search_node() per hash, timed by the engine in latency
    mode (core cycles, median over clean samples, and ns at the run's core
    clock), beside the seed's ns (a Qualcomm SM8750 phone core: compare the
-   directions, not the ns).
+   directions, not the ns);
+3. the seed's trade-off: the timings fitted as a fixed cost per hash plus
+   a cost per chain node compared (the model counts the nodes each timed
+   lookup compares), and the break-even of a dearer hash.
 
 The timing runs are printed, not stored: one primitive at several slot
 counts would give figures the history cannot tell apart.
@@ -22,6 +25,8 @@ import json
 import sys
 from dataclasses import dataclass
 from typing import Any
+
+import numpy as np
 
 from hotpath import measure
 from hotpath.labs import avc_stats
@@ -129,7 +134,63 @@ def render(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, float
             )
         lines.append("")
     lines += _directions(model)
+    lines += ["", *break_even_lines(break_even(model, timed))]
     return "\n".join(lines) + "\n"
+
+
+# Long chains (8192 nodes in 512 buckets: 15 nodes a lookup) leave the
+# caches and cost more per node; the trade-off a hash makes is fitted where
+# a lookup compares a few nodes.
+MAX_FIT_WALK = 4.0
+
+
+@dataclass(frozen=True)
+class BreakEven:
+    """cycles = fixed[hash] + per_node x (chain nodes compared per lookup),
+    fitted with a slope common to the hashes over the configurations whose
+    lookups compare at most MAX_FIT_WALK nodes."""
+
+    per_node: float
+    fixed: dict[str, float]
+    worst_residual: float  # largest |fit - measured| / measured
+
+
+def break_even(
+    model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, float]]
+) -> BreakEven | None:
+    keys = [k for k in timed if k in model and 0 < model[k].get("timed_walk", 0) <= MAX_FIT_WALK]
+    hashes = sorted({k[2] for k in keys})
+    if len(keys) < len(hashes) + 2:
+        return None
+    rows = np.zeros((len(keys), len(hashes) + 1))
+    cycles = np.array([timed[k][0] for k in keys])
+    for i, k in enumerate(keys):
+        rows[i, hashes.index(k[2])] = 1.0
+        rows[i, -1] = model[k]["timed_walk"]
+    coef, *_ = np.linalg.lstsq(rows, cycles, rcond=None)
+    worst = float(np.max(np.abs(rows @ coef - cycles) / cycles))
+    return BreakEven(float(coef[-1]), dict(zip(hashes, map(float, coef[:-1]), strict=True)), worst)
+
+
+def break_even_lines(fit: BreakEven | None) -> list[str]:
+    if fit is None:
+        return ["break-even: not enough timed configurations to fit"]
+    lines = [
+        f"the seed's trade-off, measured here: one more chain node compared costs "
+        f"{fit.per_node:.1f} cycles; the fixed cost of a lookup (hash call and loop) is "
+        + ", ".join(f"{h} {c:.1f}" for h, c in sorted(fit.fixed.items(), key=lambda x: x[1]))
+        + f" cycles (one slope for all hashes, fitted where a lookup compares at most "
+        f"{MAX_FIT_WALK:g} nodes; worst misfit {fit.worst_residual:.0%})",
+    ]
+    base = fit.fixed.get("orig")
+    for h, c in sorted(fit.fixed.items()):
+        if base is None or h == "orig" or c <= base or fit.per_node <= 0:
+            continue
+        lines.append(
+            f"break-even: {h}'s hash costing {c - base:.1f} cycles more than orig's pays for "
+            f"itself when it shortens the average walk by {(c - base) / fit.per_node:.2f} nodes"
+        )
+    return lines
 
 
 def _directions(model: dict[Any, dict[str, Any]]) -> list[str]:
@@ -166,6 +227,7 @@ def run(args: argparse.Namespace) -> int:
                 for (n, s, h), t in timed.items()
             ],
             "directions": _directions(model),
+            "break_even": break_even_lines(break_even(model, timed)),
         }
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     else:
