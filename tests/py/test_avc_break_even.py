@@ -32,3 +32,17 @@ def test_fit_recovers_a_known_trade_off():
 def test_too_few_configurations_say_so():
     assert break_even({}, {}) is None
     assert "not enough" in break_even_lines(None)[0]
+
+
+def test_recommend_takes_the_fewest_bytes_near_the_fastest():
+    from hotpath.labs.avc_recommend import Option, choose
+
+    options = [
+        Option(512, "orig", 60.0, 100_000, 0.9),
+        Option(4096, "orig", 28.0, 200_000, 0.9),
+        Option(8192, "muladd", 27.0, 250_000, 0.9),
+        Option(16384, "hp", 26.9, 340_000, 0.9),
+    ]
+    # 28.0 is within 5% of 26.9 and costs the fewest bytes among those near it
+    assert choose(options) == options[1]
+    assert choose(options[:1]) == options[0]

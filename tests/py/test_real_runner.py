@@ -179,3 +179,21 @@ def test_avc_seed_table(cli):
     assert "512/512     orig" in text.out and "[52.5%]" in text.out
     res = cli("avc", "--seed-table", "--sizes", "512")
     assert res.status == 2 and "--seed-table: sets its own configurations" in res.err
+
+
+def test_avc_recommend(cli, tmp_path):
+    res = cli("avc", "--recommend", "--sizes", "512", "--rounds", "5", "--checks", "20000",
+              "--json")  # fmt: skip
+    assert res.status == 0, res.err
+    doc = res.json()
+    assert {o["slots"] for o in doc["options"]} == {512, 1024, 2048, 4096, 8192, 16384}
+    assert len(doc["options"]) == 30 and doc["choice"] in doc["options"]
+    trace = tmp_path / "t.txt"
+    trace.write_text("28,30,2\n28,31,2\n29,30,5\n")
+    res = cli("avc", "--recommend", "--sizes", "4", "--rounds", "5", "--trace", str(trace))
+    assert res.status == 0, res.err
+    assert "recommended:" in res.out and "trace" in res.out
+    for bad, words in ((["--sizes", "512,1024"], "one node count"),
+                       (["--stats"], "one of --stats, --seed-table, --recommend")):  # fmt: skip
+        res = cli("avc", "--recommend", *bad)
+        assert res.status == 2 and words in res.err

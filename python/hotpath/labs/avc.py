@@ -13,7 +13,7 @@ import argparse
 from pathlib import Path
 
 from hotpath.errors import UsageError
-from hotpath.labs import avc_seed_table, avc_stats
+from hotpath.labs import avc_recommend, avc_seed_table, avc_stats
 from hotpath.labs.lab import Lab, Suite
 
 MAX_SLOTS = 1 << 20
@@ -74,9 +74,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "the seed's figures beside",
     )
 
+    parser.add_argument(
+        "--recommend",
+        action="store_true",
+        help="the slot count (2^9..2^14) and hash whose lookups are within 5%% of the "
+        "fastest for the fewest bytes, for N nodes (--sizes, default 512) under the "
+        "synthetic workload or --trace; with the table it chose from",
+    )
+
 
 def alternate(args: argparse.Namespace) -> int | None:
-    """--stats or --seed-table instead of timing; None when not asked."""
+    """--stats, --seed-table or --recommend instead of timing; None when not asked."""
+    if args.recommend:
+        if args.stats or args.seed_table:
+            raise UsageError("--recommend: one of --stats, --seed-table, --recommend at a time")
+        if not 1 <= args.checks <= 1_000_000_000:
+            raise UsageError(f"--checks '{args.checks}': allowed: 1..1000000000")
+        if args.trace is not None and not args.trace.is_file():
+            raise UsageError(f"--trace '{args.trace}': not a file")
+        return avc_recommend.run(args)
     if args.seed_table:
         if args.stats or args.trace is not None or args.sizes is not None:
             raise UsageError(
@@ -88,7 +104,7 @@ def alternate(args: argparse.Namespace) -> int | None:
         return avc_seed_table.run(args)
     if not args.stats:
         if args.trace is not None:
-            raise UsageError(f"--trace '{args.trace}': allowed only with --stats")
+            raise UsageError(f"--trace '{args.trace}': allowed only with --stats or --recommend")
         return None
     return avc_stats.run(args, _slots(args.slots))
 
