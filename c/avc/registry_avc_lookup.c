@@ -21,6 +21,7 @@
  */
 #include <hotpath/avc.h>
 #include <hotpath/bench.h>
+#include <hotpath/rng.h>
 
 #include <stdint.h>
 #include <stdio.h>
@@ -386,88 +387,122 @@ static void json_text(char *dst, size_t n, const char *text)
 	dst[k] = 0;
 }
 
+/* What hash_stats said over one run of the workload through a cache. */
+struct model_means {
+	double entries, used, longest, hit_rate;
+	unsigned long checks, taken;
+};
+
+/*
+ * A stand-in for a perfectly random function of the key: splitmix64's
+ * finaliser over the packed key and a fixed secret. Run through the same
+ * model, it shows what reclaim leaves of any hash's spread: the limit a
+ * real hash can be held to, beside the formula's.
+ */
+static uint32_t ideal_hash(uint32_t ssid, uint32_t tsid, uint16_t tclass)
+{
+	uint64_t x = ((uint64_t)ssid << 32 | tsid) ^
+		     ((uint64_t)tclass << 17) ^ 0x2545f4914f6cdd1dull;
+
+	return (uint32_t)hp_rng_next(&x);
+}
+
+/* The workload (or the trace, once) through a cache of @size nodes with
+ * @fn; @c is left for the caller to read and destroy. */
+static int run_model(hp_avc_hash_fn fn, size_t size, struct hp_avc_cache *c,
+		     struct model_means *m)
+{
+	struct hp_avc_workload_params wp;
+	struct hp_avc_workload w;
+	struct hp_avc_params cp;
+	struct hp_avc_hash_counts hc;
+	unsigned long every;
+
+	memset(m, 0, sizeof(*m));
+	m->checks = ntrace ? ntrace : cfg_checks;	/* a trace: once, whole */
+	every = m->checks / cfg_samples ? m->checks / cfg_samples : 1;
+	hp_avc_params_init(&cp);
+	cp.slots = cfg_slots;
+	cp.threshold = (uint32_t)size;
+	cp.hash = fn;
+	hp_avc_workload_params_init(&wp);
+	if (hp_avc_init(c, &cp))
+		return -1;
+	if (hp_avc_workload_init(&w, &wp)) {
+		hp_avc_destroy(c);
+		return -1;
+	}
+	for (unsigned long i = 1; i <= m->checks; i++) {
+		struct hp_avc_key k;
+
+		if (ntrace)
+			k = trace[i - 1];
+		else
+			hp_avc_workload_next(&w, &k.ssid, &k.tsid, &k.tclass);
+		hp_avc_access(c, k.ssid, k.tsid, k.tclass);
+		if (i % every)
+			continue;
+		hp_avc_get_hash_counts(c, &hc);
+		m->entries += hc.entries;
+		m->used += hc.buckets_used;
+		m->longest += hc.longest_chain;
+		m->taken++;
+	}
+	hp_avc_workload_destroy(&w);
+	m->entries /= m->taken;
+	m->used /= (double)m->taken * cfg_slots;
+	m->longest /= m->taken;
+	m->hit_rate = c->stats.lookups ? (double)c->stats.hits / c->stats.lookups
+				       : 0;
+	return 0;
+}
+
 /*
  * The seed's measurement, modelled: the workload's checks run through a
  * cache of @size nodes (the threshold) in cfg_slots buckets, inserting on
  * a miss and reclaiming as the kernel does; hash_stats is sampled
  * cfg_samples times, evenly, as the seed sampled it once a second. Beside
- * the means, what a perfectly random hash gives for that many entries.
+ * the means: the formula's random-hash limit for as many entries, and
+ * ideal_hash() through the same model.
  */
 static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 		       size_t n)
 {
-	struct hp_avc_workload_params wp;
-	struct hp_avc_workload w;
-	struct hp_avc_params cp;
-	struct hp_avc_cache c;
-	struct hp_avc_hash_counts hc;
-	struct hp_avc_memory mem;
 	struct lookup_state *timed = state_for((hp_avc_hash_fn)v->fn, size);
+	struct model_means m, ideal;
+	struct hp_avc_cache c;
+	struct hp_avc_memory mem;
 	char text[512], hs[1024], cs[1024];
-	double hit_rate;
-	double entries = 0, used = 0, longest = 0;
-	/* a trace is played once, whole */
-	unsigned long checks = ntrace ? ntrace : cfg_checks;
-	unsigned long every = checks / cfg_samples ? checks / cfg_samples : 1;
-	unsigned long taken = 0;
 	uint32_t hist[16];
 	int len;
 
-	hp_avc_params_init(&cp);
-	cp.slots = cfg_slots;
-	cp.threshold = (uint32_t)size;
-	cp.hash = (hp_avc_hash_fn)v->fn;
-	hp_avc_workload_params_init(&wp);
-	if (hp_avc_init(&c, &cp))
+	if (run_model(ideal_hash, size, &c, &ideal))
 		return -1;
-	if (hp_avc_workload_init(&w, &wp)) {
-		hp_avc_destroy(&c);
+	hp_avc_destroy(&c);
+	if (run_model((hp_avc_hash_fn)v->fn, size, &c, &m))
 		return -1;
-	}
-	for (unsigned long i = 1; i <= checks; i++) {
-		uint32_t ssid, tsid;
-		uint16_t tclass;
-
-		if (ntrace) {
-			ssid = trace[i - 1].ssid;
-			tsid = trace[i - 1].tsid;
-			tclass = trace[i - 1].tclass;
-		} else {
-			hp_avc_workload_next(&w, &ssid, &tsid, &tclass);
-		}
-		hp_avc_access(&c, ssid, tsid, tclass);
-		if (i % every == 0) {
-			hp_avc_get_hash_counts(&c, &hc);
-			entries += hc.entries;
-			used += hc.buckets_used;
-			longest += hc.longest_chain;
-			taken++;
-		}
-	}
-	hp_avc_workload_destroy(&w);
 	hp_avc_hash_stats(&c, text, sizeof(text));
 	json_text(hs, sizeof(hs), text);
 	hp_avc_cache_stats(&c, text, sizeof(text));
 	json_text(cs, sizeof(cs), text);
 	hp_avc_chain_histogram(&c, hist, 16);
-	hp_avc_memory(cfg_slots, (uint32_t)size, &mem);
-	hit_rate = c.stats.lookups ? (double)c.stats.hits / c.stats.lookups : 0;
 	hp_avc_destroy(&c);
-	entries /= taken;
+	hp_avc_memory(cfg_slots, (uint32_t)size, &mem);
 	len = snprintf(buf, n,
 		"{\"slots\": %u, \"nodes\": %zu, \"checks\": %lu, \"samples\": %lu, "
-		"\"workload\": \"%s\", "
-		"\"mean_entries\": %.2f, \"mean_utilisation\": %.5f, "
-		"\"mean_longest_chain\": %.3f, \"limit_utilisation\": %.5f, "
-		"\"limit_longest_chain\": %.3f, \"memory_bytes\": %zu, "
-		"\"hit_rate\": %.5f, \"timed_walk\": %.4f, "
+		"\"workload\": \"%s\", \"mean_entries\": %.2f, "
+		"\"mean_utilisation\": %.5f, \"mean_longest_chain\": %.3f, "
+		"\"limit_utilisation\": %.5f, \"limit_longest_chain\": %.3f, "
+		"\"random_utilisation\": %.5f, \"random_longest_chain\": %.3f, "
+		"\"memory_bytes\": %zu, \"hit_rate\": %.5f, \"timed_walk\": %.4f, "
 		"\"hash_stats\": \"%s\", \"cache_stats\": \"%s\", "
 		"\"chain_histogram\": [",
-		cfg_slots, size, checks, taken, ntrace ? "trace" : "synthetic", entries,
-		used / taken / cfg_slots, longest / taken,
-		hp_avc_expected_used(entries, cfg_slots) / cfg_slots,
-		hp_avc_expected_longest((uint32_t)(entries + 0.5), cfg_slots),
-		mem.total, hit_rate, timed ? mean_walk(timed) : 0.0, hs, cs);
+		cfg_slots, size, m.checks, m.taken, ntrace ? "trace" : "synthetic",
+		m.entries, m.used, m.longest,
+		hp_avc_expected_used(m.entries, cfg_slots) / cfg_slots,
+		hp_avc_expected_longest((uint32_t)(m.entries + 0.5), cfg_slots),
+		ideal.used, ideal.longest, mem.total, m.hit_rate,
+		timed ? mean_walk(timed) : 0.0, hs, cs);
 	for (int b = 0; b < 16 && len > 0 && (size_t)len < n; b++)
 		len += snprintf(buf + len, n - len, "%s%u", b ? ", " : "", hist[b]);
 	if (len > 0 && (size_t)len < n)

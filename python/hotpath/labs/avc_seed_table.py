@@ -105,14 +105,14 @@ def render(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, float
     lines = [
         "seed 004's tables redone: per configuration (nodes/buckets) and hash,",
         "- buckets used and longest chain: means of hash_stats sampled while the synthetic",
-        "  workload runs through the cache model (not a timing); (limit) = a perfectly random",
-        "  hash with as many entries;",
+        "  workload runs through the cache model (not a timing); (formula/random) = a perfectly",
+        "  random hash with as many entries, by the formula and through the same model;",
         "- avc_search_node() in latency mode: core cycles (median over clean samples) and ns at",
         "  this run's core clock;",
         "- [seed] = the patch's figures, from a phone (compare directions, not ns).",
         "",
-        f"{'config':<11} {'hash':<8} {'buckets used (limit) [seed]':>29} "
-        f"{'longest chain (limit) [seed]':>29} {'cycles':>8} {'ns':>7} {'[seed]':>7}",
+        f"{'config':<11} {'hash':<8} {'buckets used (formula/random) [seed]':>38} "
+        f"{'longest chain (formula/random) [seed]':>38} {'cycles':>8} {'ns':>7} {'[seed]':>7}",
     ]
     for c in CONFIGS:
         for h in HASHES:
@@ -121,16 +121,22 @@ def render(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, float
             seed = c.seed.get(h) if c.seed else None
             used = longest = "n/a"
             if r is not None:
-                used = f"{r['mean_utilisation']:.1%} ({r['limit_utilisation']:.1%})"
-                longest = f"{r['mean_longest_chain']:.2f} ({r['limit_longest_chain']:.2f})"
+                used = (
+                    f"{r['mean_utilisation']:.1%} ({r['limit_utilisation']:.1%}/"
+                    f"{r['random_utilisation']:.1%})"
+                )
+                longest = (
+                    f"{r['mean_longest_chain']:.2f} ({r['limit_longest_chain']:.2f}/"
+                    f"{r['random_longest_chain']:.2f})"
+                )
             if seed is not None:
                 used += f" [{seed[0]:.1f}%]"
                 longest += f" [{seed[1]:.1f}]"
             cycles, ns = (f"{t[0]:.1f}", f"{t[1]:.1f}") if t else ("n/a", "n/a")
             seed_ns = f"[{seed[2]:.0f}]" if seed else ""
             lines.append(
-                f"{c.nodes}/{c.slots:<{10 - len(str(c.nodes))}} {h:<8} {used:>29} "
-                f"{longest:>29} {cycles:>8} {ns:>7} {seed_ns:>7}"
+                f"{c.nodes}/{c.slots:<{10 - len(str(c.nodes))}} {h:<8} {used:>38} "
+                f"{longest:>38} {cycles:>8} {ns:>7} {seed_ns:>7}"
             )
         lines.append("")
     lines += _directions(model)
