@@ -8,6 +8,7 @@
  * variant added there is tested here.
  */
 #include "check.h"
+#include "registry_walk.h"
 
 #include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
@@ -28,22 +29,14 @@ static uint8_t src[MAXLEN + 64];
 static uint32_t seeds[3];
 static uint32_t expected[3][MAXLEN + 1];	/* prefix CRCs of src */
 
-static const char *skip_reason(const struct hp_variant *v)
+/* skip_reason(), and the reference itself: checked against RFC 3720's
+ * vectors in test_reference(), the sweep would compare it with its own
+ * byte-by-byte prefix table. */
+static const char *sweep_skip(const struct hp_variant *v)
 {
-	if (v->unavailable)
-		return v->unavailable;
-	if (v->needs & ~hp_cpu_features())
-		return "this CPU lacks a needed feature";
-	/* Checked against RFC 3720's vectors in test_reference(); the sweep
-	 * would compare it with its own byte-by-byte prefix table. */
 	if (v->fn == (const void *)hp_crc32c_ref)
 		return "the reference itself, checked against RFC 3720 above";
-	return NULL;
-}
-
-static int in_domain(const struct hp_variant *v, size_t len)
-{
-	return len >= v->min_len && (!v->max_len || len <= v->max_len);
+	return skip_reason(v);
 }
 
 /*
@@ -164,7 +157,7 @@ int main(void)
 	}
 	for (size_t i = 0; i < p->nvariants; i++) {
 		const struct hp_variant *v = &p->variants[i];
-		const char *why = skip_reason(v);
+		const char *why = sweep_skip(v);
 
 		if (why) {
 			printf("  %-20s skipped: %s\n", v->name, why);

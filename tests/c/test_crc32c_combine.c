@@ -8,6 +8,7 @@
  * powers of x.
  */
 #include "check.h"
+#include "registry_walk.h"
 
 #include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
@@ -36,21 +37,6 @@ static const struct {
 	{ "xpow-table", hp_crc32c_shift_xpow, 0 },
 	{ "clmul", hp_crc32c_shift_clmul, FOLD },
 };
-
-static const char *skip_reason(const struct hp_variant *v)
-{
-	if (v->unavailable)
-		return v->unavailable;
-	if (v->needs & ~hp_cpu_features())
-		return "this CPU lacks a needed feature";
-	return NULL;
-}
-
-/* The combine primitive's size is len2, the second piece's length. */
-static int in_domain(const struct hp_variant *v, size_t len2)
-{
-	return len2 >= v->min_len && (!v->max_len || len2 <= v->max_len);
-}
 
 /* Seeds 0, ~0 and random in turn. */
 static uint32_t seed_for(int t)

@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "check.h"
+#include "registry_walk.h"
 #define TEST_RNG_SEED 0x9e3779b97f4a7c15ull
 #include "testdata.h"
 
@@ -25,21 +26,6 @@ extern const struct hp_primitive hp_prim_csum_partial;
 #define BIG (64 * 1024)
 
 static struct hp_guarded g;
-
-
-static const char *skip_reason(const struct hp_variant *v)
-{
-	if (v->unavailable)
-		return v->unavailable;
-	if (v->needs & ~hp_cpu_features())
-		return "this CPU lacks a needed feature";
-	return NULL;
-}
-
-static int in_domain(const struct hp_variant *v, size_t len)
-{
-	return len >= v->min_len && (!v->max_len || len <= v->max_len);
-}
 
 /* Known-wrong variants are tested for being wrong, below. */
 static int expect_wrong(const struct hp_variant *v)

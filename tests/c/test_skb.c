@@ -11,6 +11,7 @@
  * registry is the list: a variant added there is tested here.
  */
 #include "check.h"
+#include "registry_walk.h"
 
 #include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
@@ -49,20 +50,6 @@ static size_t nwalks;
 static uint32_t rnd_below(uint32_t n)
 {
 	return n ? (uint32_t)(rnd() % n) : 0;
-}
-
-static const char *skip_reason(const struct hp_variant *v)
-{
-	if (v->unavailable)
-		return v->unavailable;
-	if (v->needs & ~hp_cpu_features())
-		return "this CPU lacks a needed feature";
-	return NULL;
-}
-
-static int in_domain(const struct hp_variant *v, size_t len)
-{
-	return len >= v->min_len && (!v->max_len || len <= v->max_len);
 }
 
 /*

@@ -19,6 +19,27 @@ from hotpath.cli import main
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 FAKE_RUNNER = HERE / "fake_runner.py"
+
+# C for the tests' brought variants: a right csum_partial (RFC 1071, word
+# by word) that misbehaving variants wrap.
+RFC1071_C = r"""
+#include <stdint.h>
+
+static uint32_t ok(const void *buf, int len, uint32_t sum)
+{
+	const uint8_t *p = buf;
+	uint64_t s = sum;
+	int i;
+
+	for (i = 0; i + 1 < len; i += 2)
+		s += (uint32_t)(p[i] | p[i + 1] << 8);
+	if (len & 1)
+		s += p[len - 1];
+	while (s >> 32)
+		s = (s & 0xffffffff) + (s >> 32);
+	return (uint32_t)s;
+}
+"""
 SCHEMA = ROOT / "python" / "hotpath" / "schema" / "result-1.schema.json"
 
 

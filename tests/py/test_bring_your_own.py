@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
+from conftest import RFC1071_C, ROOT
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
@@ -30,25 +30,16 @@ uint32_t hotpath(uint32_t crc, const void *b, size_t n) { return raw(crc, b, n);
 uint32_t inverting(uint32_t crc, const void *b, size_t n) { return ~raw(~crc, b, n); }
 """
 
-CSUM_C = r"""
-// hotpath: cflags=-DSCALE=1
-// hotpath: needs=NEEDS
-#include <stdint.h>
-
+CSUM_C = (
+    "// hotpath: cflags=-DSCALE=1\n// hotpath: needs=NEEDS\n"
+    + RFC1071_C
+    + r"""
 uint32_t plain(const void *buf, int len, uint32_t sum)
 {
-	const uint8_t *p = buf;
-	uint64_t s = (uint64_t)sum * SCALE;
-
-	for (int i = 0; i + 1 < len; i += 2)
-		s += (uint32_t)(p[i] | p[i + 1] << 8);
-	if (len & 1)
-		s += p[len - 1];
-	while (s >> 32)
-		s = (s & 0xffffffff) + (s >> 32);
-	return (uint32_t)s;
+	return ok(buf, len, sum * SCALE);
 }
 """
+)
 
 CRC = ["crc32c", "--primitive", "crc32c", "--sizes", "64", "--rounds", "5",
        "--modes", "latency", "--no-store"]  # fmt: skip

@@ -16,27 +16,15 @@ from pathlib import Path
 
 import pytest
 
+from conftest import RFC1071_C
+
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
-BAD_C = r"""
-#include <stdint.h>
+BAD_C = (
+    RFC1071_C
+    + r"""
 #include <stdio.h>
 #include <stdlib.h>
-
-static uint32_t ok(const void *buf, int len, uint32_t sum)
-{
-	const uint8_t *p = buf;
-	uint64_t s = sum;
-	int i;
-
-	for (i = 0; i + 1 < len; i += 2)
-		s += (uint32_t)(p[i] | p[i + 1] << 8);
-	if (len & 1)
-		s += p[len - 1];
-	while (s >> 32)
-		s = (s & 0xffffffff) + (s >> 32);
-	return (uint32_t)s;
-}
 
 static volatile int calls;
 #define LATER (len == 40 && ++calls > 3000)
@@ -52,6 +40,7 @@ F(prints) { if (LATER) printf("{not json\n"); return ok(b, len, s); }
 F(nullfirst) { return NULL_READ; }
 F(loops) { for (;;) ; }
 """
+)
 
 ARGS = ["csum", "--sizes", "40", "--align", "0", "--rounds", "20", "--modes", "latency",
         "--variants", "rfc1071-ref", "--no-store", "--time-limit", "2"]  # fmt: skip
