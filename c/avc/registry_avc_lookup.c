@@ -44,6 +44,11 @@ struct lookup_state {
 static uint32_t cfg_slots = HP_AVC_DEF_SLOTS;
 /* analyze: checks the workload makes, hash_stats samples taken among them */
 static unsigned long cfg_checks = 1000000, cfg_samples = 100;
+/* analyze: the synthetic workload's first seed, and how many seeds (runs)
+ * the means are taken over: a longest chain from one run is a maximum, and
+ * moves by a node from one seed to the next */
+static uint64_t cfg_seed = 1;
+static unsigned long cfg_runs = 1;
 /* analyze: a recorded trace instead of the synthetic workload */
 static struct hp_avc_key *trace;
 static size_t ntrace;
@@ -349,7 +354,7 @@ static const char *avc_configure(const char *key, const char *value)
 	v = strtoul(value, &end, 10);
 
 	if (*end || !*value || *value == '-')
-		return "slots=S, checks=C or samples=K (positive integers), trace=PATH";
+		return "slots=S, checks=C, samples=K, seed=N, runs=R (integers), trace=PATH";
 	if (!strcmp(key, "slots")) {
 		if (!v || v > HP_AVC_MAX_SLOTS || (v & (v - 1)))
 			return "slots: a power of two, 1..1048576";
@@ -358,12 +363,18 @@ static const char *avc_configure(const char *key, const char *value)
 		if (!v || v > 1000000000ul)
 			return "checks: 1..1000000000";
 		cfg_checks = v;
+	} else if (!strcmp(key, "seed")) {
+		cfg_seed = v;
+	} else if (!strcmp(key, "runs")) {
+		if (!v || v > 100)
+			return "runs: 1..100";
+		cfg_runs = v;
 	} else if (!strcmp(key, "samples")) {
 		if (!v || v > 100000ul)
 			return "samples: 1..100000";
 		cfg_samples = v;
 	} else {
-		return "slots=S, checks=C, samples=K or trace=PATH";
+		return "slots=S, checks=C, samples=K, seed=N, runs=R or trace=PATH";
 	}
 	return NULL;
 }
@@ -409,8 +420,8 @@ static uint32_t ideal_hash(uint32_t ssid, uint32_t tsid, uint16_t tclass)
 
 /* The workload (or the trace, once) through a cache of @size nodes with
  * @fn; @c is left for the caller to read and destroy. */
-static int run_model(hp_avc_hash_fn fn, size_t size, struct hp_avc_cache *c,
-		     struct model_means *m)
+static int run_model(hp_avc_hash_fn fn, size_t size, uint64_t seed,
+		     struct hp_avc_cache *c, struct model_means *m)
 {
 	struct hp_avc_workload_params wp;
 	struct hp_avc_workload w;
@@ -426,6 +437,7 @@ static int run_model(hp_avc_hash_fn fn, size_t size, struct hp_avc_cache *c,
 	cp.threshold = (uint32_t)size;
 	cp.hash = fn;
 	hp_avc_workload_params_init(&wp);
+	wp.seed = seed;
 	if (hp_avc_init(c, &cp))
 		return -1;
 	if (hp_avc_workload_init(&w, &wp)) {
@@ -457,6 +469,30 @@ static int run_model(hp_avc_hash_fn fn, size_t size, struct hp_avc_cache *c,
 	return 0;
 }
 
+/* run_model() over cfg_runs workload seeds (a trace: once), the means
+ * averaged; @c is the last run's cache, for the caller to read and free. */
+static int run_models(hp_avc_hash_fn fn, size_t size, struct hp_avc_cache *c,
+		      struct model_means *m)
+{
+	unsigned long runs = ntrace ? 1 : cfg_runs;
+	struct model_means one;
+
+	memset(m, 0, sizeof(*m));
+	for (unsigned long r = 0; r < runs; r++) {
+		if (r)
+			hp_avc_destroy(c);
+		if (run_model(fn, size, cfg_seed + r, c, &one))
+			return -1;
+		m->entries += one.entries / runs;
+		m->used += one.used / runs;
+		m->longest += one.longest / runs;
+		m->hit_rate += one.hit_rate / runs;
+		m->checks += one.checks;
+		m->taken += one.taken;
+	}
+	return 0;
+}
+
 /*
  * The seed's measurement, modelled: the workload's checks run through a
  * cache of @size nodes (the threshold) in cfg_slots buckets, inserting on
@@ -476,10 +512,10 @@ static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 	uint32_t hist[16];
 	int len;
 
-	if (run_model(ideal_hash, size, &c, &ideal))
+	if (run_models(ideal_hash, size, &c, &ideal))
 		return -1;
 	hp_avc_destroy(&c);
-	if (run_model((hp_avc_hash_fn)v->fn, size, &c, &m))
+	if (run_models((hp_avc_hash_fn)v->fn, size, &c, &m))
 		return -1;
 	hp_avc_hash_stats(&c, text, sizeof(text));
 	json_text(hs, sizeof(hs), text);
@@ -490,6 +526,7 @@ static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 	hp_avc_memory(cfg_slots, (uint32_t)size, &mem);
 	len = snprintf(buf, n,
 		"{\"slots\": %u, \"nodes\": %zu, \"checks\": %lu, \"samples\": %lu, "
+		"\"runs\": %lu, "
 		"\"workload\": \"%s\", \"mean_entries\": %.2f, "
 		"\"mean_utilisation\": %.5f, \"mean_longest_chain\": %.3f, "
 		"\"limit_utilisation\": %.5f, \"limit_longest_chain\": %.3f, "
@@ -497,7 +534,8 @@ static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
 		"\"memory_bytes\": %zu, \"hit_rate\": %.5f, \"timed_walk\": %.4f, "
 		"\"hash_stats\": \"%s\", \"cache_stats\": \"%s\", "
 		"\"chain_histogram\": [",
-		cfg_slots, size, m.checks, m.taken, ntrace ? "trace" : "synthetic",
+		cfg_slots, size, m.checks, m.taken, ntrace ? 1ul : cfg_runs,
+		ntrace ? "trace" : "synthetic",
 		m.entries, m.used, m.longest,
 		hp_avc_expected_used(m.entries, cfg_slots) / cfg_slots,
 		hp_avc_expected_longest((uint32_t)(m.entries + 0.5), cfg_slots),

@@ -166,7 +166,7 @@ def test_avc_trace_errors_name_the_line(cli, tmp_path, text, words):
 
 
 def test_avc_seed_table(cli):
-    res = cli("avc", "--seed-table", "--checks", "200000", "--rounds", "5", "--json")
+    res = cli("avc", "--seed-table", "--checks", "50000", "--rounds", "5", "--json")
     assert res.status == 0, res.err
     doc = res.json()
     configs = {(m["nodes"], m["slots"]) for m in doc["model"]}
@@ -175,7 +175,8 @@ def test_avc_seed_table(cli):
     assert len(doc["model"]) == len(doc["timings"]) == 30
     assert len(doc["directions"]) == 8 and all("holds here" in d for d in doc["directions"])
     assert doc["break_even"][0].startswith("the seed's trade-off, measured here: one more chain")
-    text = cli("avc", "--seed-table", "--checks", "20000", "--rounds", "5")
+    assert len(doc["targets"]) == 3 and doc["targets"][0].startswith("hp at 8192/8192")
+    text = cli("avc", "--seed-table", "--checks", "10000", "--rounds", "5")
     assert "512/512     orig" in text.out and "[52.5%]" in text.out
     res = cli("avc", "--seed-table", "--sizes", "512")
     assert res.status == 2 and "--seed-table: sets its own configurations" in res.err

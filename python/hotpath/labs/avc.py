@@ -82,6 +82,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "synthetic workload or --trace; with the table it chose from",
     )
 
+    parser.add_argument(
+        "--runs",
+        type=int,
+        default=1,
+        metavar="R",
+        help="--stats: workload seeds the means are taken over (default 1; the seed table "
+        "takes 8: a longest chain moves by a node from one seed to the next)",
+    )
+
 
 def alternate(args: argparse.Namespace) -> int | None:
     """--stats, --seed-table or --recommend instead of timing; None when not asked."""

@@ -46,7 +46,7 @@ def _measure(args: argparse.Namespace, nodes: int) -> list[Option]:
     options = []
     for slots in KCONFIG_SLOTS:
         sub = argparse.Namespace(
-            sizes=str(nodes), variants=None, checks=args.checks, trace=args.trace
+            sizes=str(nodes), variants=None, checks=args.checks, trace=args.trace, runs=1
         )
         model = {a["variant"]: a["result"] for a in avc_stats.analyses(sub, slots)["analyses"]}
         extra = ["--param", f"slots={slots}"]

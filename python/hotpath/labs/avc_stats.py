@@ -23,6 +23,7 @@ from hotpath.runner import invoke
 PRIMITIVE = "avc_lookup"
 DEFAULT_CHECKS = 1_000_000
 DEFAULT_SAMPLES = 100
+MAX_RUNS = 100
 
 
 def analyses(args: argparse.Namespace, slots: int) -> dict[str, Any]:
@@ -36,6 +37,7 @@ def analyses(args: argparse.Namespace, slots: int) -> dict[str, Any]:
         measure.check_variants(measure.listing(runner), (PRIMITIVE,), wanted)
     command = ["analyze", "--primitive", PRIMITIVE, "--sizes", ",".join(map(str, sizes))]
     command += ["--param", f"slots={slots}", "--param", f"checks={args.checks}"]
+    command += ["--param", f"runs={getattr(args, 'runs', 1)}"]
     command += ["--param", f"samples={DEFAULT_SAMPLES}"]
     if args.trace is not None:
         if not args.trace.is_file():
@@ -54,8 +56,9 @@ def render(doc: dict[str, Any], slots: int) -> str:
     first = rows[0]["result"] if rows else {}
     lines = [
         f"{PRIMITIVE} model, {slots} slots: {first.get('checks', 0):,} checks of the "
-        f"{first.get('workload', 'synthetic')} workload, hash_stats sampled "
-        f"{first.get('samples', 0)} times (means); (formula/random): a perfectly random "
+        f"{first.get('workload', 'synthetic')} workload ({first.get('runs', 1)} seed(s)), "
+        f"hash_stats sampled {first.get('samples', 0)} times (means); (formula/random): a "
+        "perfectly random "
         "hash with as many entries, by the formula and run through the same model (reclaim "
         "included); not a timing",
         "",
@@ -79,9 +82,16 @@ def render(doc: dict[str, Any], slots: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def check_runs(runs: int) -> int:
+    if not 1 <= runs <= MAX_RUNS:
+        raise UsageError(f"--runs '{runs}': allowed: 1..{MAX_RUNS}")
+    return runs
+
+
 def run(args: argparse.Namespace, slots: int) -> int:
     if not 1 <= args.checks <= 1_000_000_000:
         raise UsageError(f"--checks '{args.checks}': allowed: 1..1000000000")
+    check_runs(args.runs)
     doc = analyses(args, slots)
     if getattr(args, "json", False):
         out = {"schema": "hotpath.avc-stats/1", "slots": slots, "analyses": doc["analyses"]}
