@@ -32,8 +32,18 @@ TEST_SRCS := $(wildcard tests/c/test_*.c)
 TEST_BINS := $(TEST_SRCS:tests/c/%.c=$(BUILD)/tests/%)
 HEADERS := $(wildcard c/include/hotpath/*.h c/*/*.h tests/c/*.h)
 
-.PHONY: all build test test-c test-py lint setup help clean
-all build: $(BUILD)/hotpath-bench $(BUILD)/libhotpath.so $(BUILD)/user-cflags $(TEST_BINS)
+# libhpsum: hp_csum() and hp_crc32c() for user space, without the engine;
+# its own soname, one header (c/include/hpsum.h), exports only those two.
+HPSUM_VERSION := 1.0.0
+HPSUM_LIB := libhpsum.so.$(HPSUM_VERSION)
+HPSUM_SRCS := c/csum/csum_hp.c c/csum/csum_hp_avx2.c c/csum/csum_hp_avx512.c \
+	c/crc32c/crc32c_hotpath.c c/crc32c/crc32c_pclmul_fold.c c/crc32c/crc32c_sse42.c \
+	c/crc32c/crc32c_vpclmul_avx512.c c/crc32c/crc32c_table.c c/crc32c/ref.c c/bench/cpu.c
+PREFIX ?= /usr/local
+
+.PHONY: all build test test-c test-py lint setup help clean install
+all build: $(BUILD)/hotpath-bench $(BUILD)/libhotpath.so $(BUILD)/user-cflags $(TEST_BINS) \
+	$(BUILD)/$(HPSUM_LIB)
 
 $(BUILD)/obj/%.o: %.c $(HEADERS) $(wildcard c/*/lab.mk)
 	@mkdir -p $(dir $@)
@@ -48,6 +58,21 @@ $(BUILD)/libhotpath.so: $(LIB_OBJS)
 
 $(BUILD)/hotpath-bench: $(BUILD)/obj/c/bench/runner.o $(BUILD)/libhotpath.a
 	$(CC) -rdynamic -o $@ $^ $(ALL_LDLIBS)
+
+
+$(BUILD)/$(HPSUM_LIB): $(HPSUM_SRCS:%.c=$(BUILD)/obj/%.o) c/hpsum.map
+	$(CC) -shared -Wl,--no-undefined -Wl,--version-script=c/hpsum.map \
+		-Wl,-soname,libhpsum.so.1 -o $@ $(filter %.o,$^)
+
+# make install PREFIX=DIR: the library, its header and hpsum.pc.
+install: $(BUILD)/$(HPSUM_LIB)
+	install -d $(DESTDIR)$(PREFIX)/lib/pkgconfig $(DESTDIR)$(PREFIX)/include
+	install -m 0755 $< $(DESTDIR)$(PREFIX)/lib/
+	ln -sf $(HPSUM_LIB) $(DESTDIR)$(PREFIX)/lib/libhpsum.so.1
+	ln -sf libhpsum.so.1 $(DESTDIR)$(PREFIX)/lib/libhpsum.so
+	install -m 0644 c/include/hpsum.h $(DESTDIR)$(PREFIX)/include/
+	sed -e 's|@PREFIX@|$(PREFIX)|' -e 's|@VERSION@|$(HPSUM_VERSION)|' c/hpsum.pc.in \
+		> $(DESTDIR)$(PREFIX)/lib/pkgconfig/hpsum.pc
 
 # The flags a user's --with FILE.c is compiled with: the library's own, its
 # include path absolute (a relative one would let a header in the user's

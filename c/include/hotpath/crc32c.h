@@ -13,6 +13,7 @@
 #ifndef HOTPATH_CRC32C_H
 #define HOTPATH_CRC32C_H
 
+#include <hpsum.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -62,17 +63,10 @@ uint32_t hp_crc32c_vpclmul_avx512(uint32_t crc, const void *buf, size_t len);
 /* crc32q streams and PCLMULQDQ folding in one loop, both ports busy. */
 uint32_t hp_crc32c_fused(uint32_t crc, const void *buf, size_t len);
 
-/**
- * hp_crc32c() - hotpath's CRC32C: the fastest method for this CPU and
- * length, chosen at run time (cpuid once, crossovers measured on the
- * development machine and recorded in docs/labs/crc32c.md).
- * @crc: CRC to continue from
- * @buf: bytes, any alignment
- * @len: length in bytes
- *
- * Return: the same value as hp_crc32c_ref(@crc, @buf, @len), on any x86-64.
- */
-uint32_t hp_crc32c(uint32_t crc, const void *buf, size_t len);
+/* hp_crc32c(), hotpath's CRC32C (the fastest method for this CPU and
+ * length, chosen at run time; crossovers in docs/labs/crc32c.md), is
+ * declared in <hpsum.h>, the linkable library's header. It returns the
+ * same value as hp_crc32c_ref() on any x86-64. */
 
 /* Peers, wrapped to the kernel convention. Present only when built with
  * them (HOTPATH_HAVE_ISAL, HOTPATH_HAVE_DPDK from c/crc32c/lab.mk);

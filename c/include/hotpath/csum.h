@@ -12,6 +12,7 @@
 #ifndef HOTPATH_CSUM_H
 #define HOTPATH_CSUM_H
 
+#include <hpsum.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -51,13 +52,7 @@ enum hp_csum_promise {
  */
 uint32_t hp_csum_ref(const void *buf, int len, uint32_t sum);
 
-/* csum_fold(): fold a 32-bit partial sum to 16 bits and complement it. */
-static inline uint16_t hp_csum_fold(uint32_t sum)
-{
-	sum = (sum & 0xffff) + (sum >> 16);
-	sum = (sum & 0xffff) + (sum >> 16);
-	return (uint16_t)~sum;
-}
+/* hp_csum_fold(), csum_fold(), is <hpsum.h>'s, with hp_csum(). */
 
 /* ---- hotpath's own csum_partial (c/csum/csum_hp*.c) ---- */
 
@@ -69,8 +64,8 @@ enum hp_csum_path {
 	HP_CSUM_PATH_AVX512,
 };
 
-/* Any length, alignment and seed; never reads outside [buf, buf + len). */
-uint32_t hp_csum(const void *buf, int len, uint32_t sum);
+/* hp_csum() itself is declared in <hpsum.h>, the linkable library's
+ * header: any length, alignment and seed. */
 /* Force a path (0), or -1 with errno ENOTSUP when this CPU lacks it.
  * HOTPATH_CSUM_FORCE=scalar|avx2|avx2-hybrid|avx512 does the same
  * when the library loads. */
