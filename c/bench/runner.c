@@ -10,257 +10,12 @@
 #include <hotpath/guard.h>
 
 #include <dlfcn.h>
-#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/personality.h>
 #include <unistd.h>
 
 static FILE *json_out;
-
-static void usage_error(const char *what, const char *value,
-			const char *allowed)
-{
-	fprintf(stderr, "hotpath-bench: %s '%s': %s\n", what, value, allowed);
-	exit(2);
-}
-
-static int parse_u64(const char *s, uint64_t max, uint64_t *out)
-{
-	char *end;
-	unsigned long long v;
-
-	if (!*s || *s == '-' || *s == '+')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 0);
-	if (errno || *end || v > max)
-		return -1;
-	*out = v;
-	return 0;
-}
-
-static size_t parse_list(char *arg, const char *what, uint64_t max,
-			 size_t *out, const char *allowed)
-{
-	size_t n = 0;
-
-	for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ",")) {
-		uint64_t v;
-
-		if (parse_u64(tok, max, &v))
-			usage_error(what, tok, allowed);
-		if (n == HP_MAX_LIST)
-			usage_error(what, tok, "at most 256 values");
-		out[n++] = v;
-	}
-	if (!n)
-		usage_error(what, arg, allowed);
-	return n;
-}
-
-static size_t split_names(char *arg, const char **out)
-{
-	size_t n = 0;
-
-	for (char *tok = strtok(arg, ","); tok && n < HP_MAX_LIST;
-	     tok = strtok(NULL, ","))
-		out[n++] = tok;
-	return n;
-}
-
-static void parse_modes(char *arg, int *modes)
-{
-	memset(modes, 0, sizeof(int) * HP_NMODES);
-	for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ",")) {
-		int m;
-
-		for (m = 0; m < HP_NMODES; m++)
-			if (!strcmp(tok, hp_mode_names[m]))
-				break;
-		if (m == HP_NMODES)
-			usage_error("mode", tok,
-				    "one of latency, throughput, fenced");
-		modes[m] = 1;
-	}
-}
-
-static uint64_t opt_u64(const char *name, const char *v, uint64_t lo,
-			uint64_t hi)
-{
-	uint64_t x;
-	char allowed[96];
-
-	snprintf(allowed, sizeof(allowed), "an integer %llu..%llu",
-		 (unsigned long long)lo, (unsigned long long)hi);
-	if (!v || parse_u64(v, hi, &x) || x < lo)
-		usage_error(name, v ? v : "", allowed);
-	return x;
-}
-
-static double opt_fraction(const char *name, const char *v)
-{
-	char *end;
-	double x = strtod(v, &end);
-
-	if (*end || end == v || !(x >= 0 && x <= 1))
-		usage_error(name, v, "a number 0..1");
-	return x;
-}
-
-static double opt_positive(const char *name, const char *v)
-{
-	char *end;
-	double x = strtod(v, &end);
-
-	if (*end || end == v || !(x > 0 && x < 1e6))
-		usage_error(name, v, "a number of cycles above 0");
-	return x;
-}
-
-/* --with-needs avx2,bmi2: CPU features, named as `hotpath-bench list`. */
-static uint32_t parse_needs(char *v)
-{
-	char allowed[256] = "comma-separated, of:";
-	uint32_t bits = 0;
-
-	for (unsigned b = 0; b < HP_CPU_NFEATURES; b++) {
-		strcat(allowed, " ");
-		strcat(allowed, hp_cpu_feature_name(b));
-	}
-	for (char *tok = strtok(v, ","); tok; tok = strtok(NULL, ",")) {
-		unsigned b;
-
-		for (b = 0; b < HP_CPU_NFEATURES; b++)
-			if (!strcmp(tok, hp_cpu_feature_name(b)))
-				break;
-		if (b == HP_CPU_NFEATURES)
-			usage_error("CPU feature", tok, allowed);
-		bits |= 1u << b;
-	}
-	return bits;
-}
-
-/* --test-spells EVERY:LEN:FACTOR, the neighbour a test can order. */
-static void parse_spells(struct hp_sampler_opts *so, const char *v)
-{
-	char *end;
-	const char *allowed = "EVERY:LEN:FACTOR, rounds, rounds, a factor 1..10";
-
-	so->spell.every = strtoul(v, &end, 10);
-	if (*end != ':' || !so->spell.every)
-		usage_error("test-spells", v, allowed);
-	so->spell.len = strtoul(end + 1, &end, 10);
-	if (*end != ':')
-		usage_error("test-spells", v, allowed);
-	so->spell.factor = strtod(end + 1, &end);
-	if (*end || !(so->spell.factor >= 1 && so->spell.factor <= 10))
-		usage_error("test-spells", v, allowed);
-}
-
-/* --param KEY=VALUE: handed to the primitive, which says what it takes. */
-static void configure(const struct hp_primitive *p, const char *kv)
-{
-	char key[64];
-	const char *eq = strchr(kv, '='), *why;
-
-	if (!p->configure)
-		usage_error("--param", kv, "this primitive takes no parameter");
-	if (!eq || eq == kv || (size_t)(eq - kv) >= sizeof(key))
-		usage_error("--param", kv, "KEY=VALUE");
-	memcpy(key, kv, eq - kv);
-	key[eq - kv] = 0;
-	why = p->configure(key, eq + 1);
-	if (why)
-		usage_error("--param", kv, why);
-}
-
-static void parse_args(struct hp_run *run, int argc, char **argv)
-{
-	for (int i = 2; i < argc; i++) {
-		const char *o = argv[i];
-		char *v = i + 1 < argc ? argv[i + 1] : NULL;
-
-		if (!strcmp(o, "--progress")) {
-			run->so.progress = 1;
-			continue;
-		}
-		if (!v)
-			usage_error("option", o, "needs a value");
-		i++;
-		if (!strcmp(o, "--primitive")) {
-			run->p = hp_primitive_find(v);
-			if (!run->p)
-				usage_error("primitive", v,
-					    "see 'hotpath-bench list'");
-		} else if (!strcmp(o, "--sizes")) {
-			run->nsizes = parse_list(v, "size", HP_MAX_SIZE,
-						 run->sizes,
-						 "an integer 0..1073741824");
-		} else if (!strcmp(o, "--aligns")) {
-			run->naligns = parse_list(v, "alignment", 4095,
-						  run->aligns,
-						  "an integer 0..4095");
-		} else if (!strcmp(o, "--modes")) {
-			parse_modes(v, run->modes);
-		} else if (!strcmp(o, "--variants")) {
-			run->nvariants = split_names(v, run->variants);
-		} else if (!strcmp(o, "--with")) {
-			if (run->nwith == HP_MAX_LIST)
-				usage_error("--with", v, "at most 256 of them");
-			run->with[run->nwith++] = v;
-		} else if (!strcmp(o, "--param")) {
-			if (run->nparams == HP_MAX_PARAMS)
-				usage_error("--param", v, "at most 8 of them");
-			run->params[run->nparams++] = v;
-		} else if (!strcmp(o, "--with-as")) {
-			if (!run->nwith)
-				usage_error("--with-as", v, "after a --with");
-			run->with_as[run->nwith - 1] = v;
-		} else if (!strcmp(o, "--with-needs")) {
-			if (!run->nwith)
-				usage_error("--with-needs", v, "after a --with");
-			run->with_needs[run->nwith - 1] = parse_needs(v);
-		} else if (!strcmp(o, "--rounds")) {
-			run->so.rounds = opt_u64("rounds", v, 1, 1000000);
-		} else if (!strcmp(o, "--warmup")) {
-			run->so.warmup = opt_u64("warmup", v, 0, 1000000);
-		} else if (!strcmp(o, "--burst-us")) {
-			run->so.burst_ticks = opt_u64("burst-us", v, 1, 100000);
-		} else if (!strcmp(o, "--cpu")) {
-			run->cpu = !strcmp(v, "-1") ? -1
-				: (int)opt_u64("cpu", v, 0, 4095);
-		} else if (!strcmp(o, "--rng-seed")) {
-			run->rng_seed = opt_u64("rng-seed", v, 0, UINT64_MAX);
-		} else if (!strcmp(o, "--clean-share")) {
-			run->so.clean_share = opt_fraction("clean-share", v);
-		} else if (!strcmp(o, "--freq-tolerance")) {
-			run->so.freq_tolerance = opt_fraction("freq-tolerance", v);
-		} else if (!strcmp(o, "--width-ref")) {
-			run->so.width_ref = opt_positive("width-ref", v);
-		} else if (!strcmp(o, "--time-limit")) {
-			run->time_limit_s = opt_u64("time-limit", v, 0, 86400);
-		} else if (!strcmp(o, "--max-rounds")) {
-			run->so.max_rounds = opt_u64("max-rounds", v, 1, 10000000);
-		} else if (!strcmp(o, "--test-spells")) {
-			parse_spells(&run->so, v);
-		} else if (!strcmp(o, "--seconds")) {
-			run->timeline_ms = 1000 * opt_u64("seconds", v, 1, 3600);
-		} else if (!strcmp(o, "--interval-ms")) {
-			run->interval_ms = opt_u64("interval-ms", v, 10, 60000);
-		} else if (!strcmp(o, "--unit")) {
-			if (strcmp(v, "cycles") && strcmp(v, "ticks"))
-				usage_error("unit", v, "cycles or ticks");
-			run->so.unit_ticks = !strcmp(v, "ticks");
-		} else {
-			usage_error("option", o, "see docs/runner-protocol.md");
-		}
-	}
-	if (!run->p && strcmp(run->command, "probe"))
-		usage_error("primitive", "", "--primitive NAME is required");
-	for (size_t i = 0; i < run->nparams; i++)
-		configure(run->p, run->params[i]);
-}
 
 /* --with PATH.so:SYMBOL: a variant from the user's own file. */
 static struct hp_variant load_user(const char *spec)
@@ -270,7 +25,7 @@ static struct hp_variant load_user(const char *spec)
 	void *h, *fn;
 
 	if (!sym || !sym[1])
-		usage_error("--with", spec, "PATH.so:SYMBOL");
+		hp_usage_error("--with", spec, "PATH.so:SYMBOL");
 	*sym++ = 0;
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
@@ -311,7 +66,7 @@ static void check_variant_names(const struct hp_run *run)
 			if (!strcmp(run->p->variants[k].name, run->variants[i]))
 				break;
 		if (k == run->p->nvariants)
-			usage_error("variant", run->variants[i],
+			hp_usage_error("variant", run->variants[i],
 				    "see 'hotpath-bench list'");
 	}
 }
@@ -326,13 +81,13 @@ static void check_unique(const struct hp_run *run, const struct hp_variant *v,
 
 	for (size_t i = 0; i < run->p->nvariants; i++)
 		if (!strcmp(run->p->variants[i].name, v->name))
-			usage_error("--with variant name", v->name, allowed);
+			hp_usage_error("--with variant name", v->name, allowed);
 	for (size_t i = 0; i < k; i++) {
 		const char *other = run->with_as[i] ? run->with_as[i]
 						    : strrchr(run->with[i], ':') + 1;
 
 		if (!strcmp(other, v->name))
-			usage_error("--with variant name", v->name, allowed);
+			hp_usage_error("--with variant name", v->name, allowed);
 	}
 }
 
@@ -662,7 +417,7 @@ int main(int argc, char **argv)
 	struct hp_json j;
 
 	if (argc < 2)
-		usage_error("command", "", "list, run, verify, analyze or probe");
+		hp_usage_error("command", "", "list, run, verify, analyze or probe");
 	no_aslr(argv);
 	run.command = argv[1];
 	if (!strcmp(argv[1], "list")) {
@@ -671,15 +426,15 @@ int main(int argc, char **argv)
 	}
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "verify") &&
 	    strcmp(argv[1], "analyze") && strcmp(argv[1], "probe"))
-		usage_error("command", argv[1],
+		hp_usage_error("command", argv[1],
 			    "list, run, verify, analyze or probe");
-	parse_args(&run, argc, argv);
+	hp_parse_args(&run, argc, argv);
 	run.pinned = hp_pin_cpu(run.cpu);
 	if (run.cpu >= 0 && run.pinned < 0) {
 		char cpu[16];
 
 		snprintf(cpu, sizeof(cpu), "%d", run.cpu);
-		usage_error("cpu", cpu, "a CPU this process may run on");
+		hp_usage_error("cpu", cpu, "a CPU this process may run on");
 	}
 	if (!strcmp(run.command, "probe")) {
 		hp_json_init(&j, stdout);
@@ -695,7 +450,7 @@ int main(int argc, char **argv)
 	hp_trap_arm(run.time_limit_s);
 	atexit(exit_in_variant);
 	if (!strcmp(run.command, "analyze") && !run.p->analyze)
-		usage_error("primitive", run.p->name,
+		hp_usage_error("primitive", run.p->name,
 			    "one with a model to analyze (avc_lookup)");
 	collect_variants(&run);
 	gate_all(&run);

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The runner's command-line options and its result, shared between the
- * argument parser (runner.c) and the JSON emitter (emit.c).
+ * argument parser (args.c), the runner (runner.c) and the JSON emitter
+ * (emit.c).
  */
 #ifndef HOTPATH_RUNNER_H
 #define HOTPATH_RUNNER_H
@@ -57,6 +58,13 @@ struct hp_run {
 
 #define HP_WARN_DIRTY_UPPER \
 	"leaves AVX upper state dirty: SSE code after it pays (vzeroupper missing)"
+
+/* ---- args.c ---- */
+/* "hotpath-bench: WHAT 'VALUE': ALLOWED" on stderr, exit 2. */
+void hp_usage_error(const char *what, const char *value, const char *allowed)
+	__attribute__((noreturn));
+/* Options after argv[1] (the command) into @run; bad ones exit 2. */
+void hp_parse_args(struct hp_run *run, int argc, char **argv);
 
 void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz);
 void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,

@@ -1,11 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The AVC lab: each hash against vectors worked out by hand (and av_hash
- * against MurmurHash3 itself), the cache model against a plain reference
- * over random operation sequences, reclaim's promises, hash_stats against
- * a recount, slot validation, the memory a configuration costs, the
- * workload's reproducibility and shape, and the random-hash formulas
- * against simulation.
+ * The AVC lab's cache model: against a plain reference over random
+ * operation sequences, reclaim's promises, hash_stats against a recount,
+ * slot validation, the memory a configuration costs, the workload through
+ * it, the random-hash formulas against simulation, the hashes' spread on
+ * the keys SELinux makes, and the avc_lookup registry's promise. The
+ * hashes' vectors are test_avc_hash.c's, the workload's test_avc_workload.c's.
  */
 #include <errno.h>
 #include <math.h>
@@ -18,141 +18,6 @@
 #include "check.h"
 #define TEST_RNG_SEED 0x5e1a0a7c0ffee004ull
 #include "testdata.h"
-
-/* ---- hash vectors ---- */
-
-struct vec {
-	uint32_t ssid, tsid;
-	uint16_t tclass;
-	uint32_t orig, muladd, murmur3, jhash, hp;
-};
-
-/*
- * Worked by hand, one step at a time, for (1, 2, 3):
- *
- * orig: 1 ^ (2 << 2) ^ (3 << 4) = 0x01 ^ 0x08 ^ 0x30 = 0x39.
- *
- * muladd: 0x9e3779b9 + 2 * 0x85ebca77 + 3 * 0xc2b2ae35
- *       = 0x9e3779b9 + 0x10bd794ee + 0x2481809f mod 2^32 = 0xf2271946.
- *
- * murmur3 (av_hash): h = 0; for each word k: k *= 0xcc9e2d51, k = rol(k,
- * 15), k *= 0x1b873593, h ^= k, h = rol(h, 13), h = h * 5 + 0xe6546b64.
- *   k=1: 0xcc9e2d51 -> 0x16a8e64f -> 0xc3539a5d; h 0xc3539a5d -> 0x734bb86a
- *        -> 0x26cf0576
- *   k=2: 0x993c5aa2 -> 0x2d514c9e -> 0xebddb4ba; h 0xcd12b1cc -> 0x563999a2
- *        -> 0x95746b8e
- *   k=3: 0x65da87f3 -> 0x43f9b2ed -> 0x1467cf17; h 0x8113a499 -> 0x74933022
- *        -> 0x2d345c0e
- *   fmix: ^>>16 0x2d34713a, *0x85ebca6b 0x5881173e, ^>>13 0x5883d336,
- *         *0xc2b2ae35 0xb4656e2e, ^>>16 0xb465da4b.
- *
- * jhash_3words(1, 2, 3, 0): a, b, c = 1, 2, 3 + 0xdeadbeef + 12, i.e.
- * 0xdeadbefc, 0xdeadbefd, 0xdeadbefe; then __jhash_final:
- *   c = (c ^ b) - rol(b, 14) = 0x90408858
- *   a = (a ^ c) - rol(c, 11) = 0x4aaa7222
- *   b = (b ^ a) - rol(a, 25) = 0x4f7277fb
- *   c = (c ^ b) - rol(b, 16) = 0x6737b031
- *   a = (a ^ c) - rol(c, 4)  = 0xba22befd
- *   b = (b ^ a) - rol(a, 14) = 0x45915a7e
- *   c = (c ^ b) - rol(b, 24) = 0xa46158f5
- *
- * hp: k = rol64(1, 40) ^ (3 << 24) ^ 2 = 0x0000010003000002;
- * k ^ 0x2d358dccaa6c78a5 = 0x2d358ccca96c78a7; times 0x8bb84b93962eacc9
- * is hi 0x18ac9f49139d1944, lo 0x275b439a6f3cef1f; hi ^ lo =
- * 0x3ff7dcd37ca1f65b; 0x7ca1f65b ^ 0x3ff7dcd3 = 0x43562a88.
- *
- * The other rows were worked the same way (with a calculator for the
- * 64-bit product).
- */
-static const struct vec vecs[] = {
-	{ 1, 2, 3, 0x39, 0xf2271946, 0xb465da4b, 0xa46158f5, 0x43562a88 },
-	{ 0, 0, 0, 0, 0, 0xfc6f08ed, 0x1b68e557, 0x0d2acb5d },
-	{ 0x12345678, 0x9abcdef0, 0xffff, 0x78c8d248, 0xc0008813, 0x29246c36,
-	  0x842f443a, 0x9b7f2c93 },
-	{ 28, 29, 6, 0x8, 0x09f754f5, 0xb44523a1, 0x59fe59cb, 0x67fa2f09 },
-};
-
-/*
- * MurmurHash3_x86_32 of the same three words as 12 little-endian bytes,
- * seed 0, from the reference implementation (Python's mmh3). av_hash()
- * differs only by leaving out "h ^= 12" before fmix32, so undoing fmix32
- * on our result, xoring 12 and redoing it must give these.
- */
-static const uint32_t mmh3_ref[] = {
-	0xe9d78ad6, 0xd941144b, 0xa4ab7d18, 0xc3c0b5b4,
-};
-
-static uint32_t fmix32(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x85ebca6bu;
-	h ^= h >> 13;
-	h *= 0xc2b2ae35u;
-	return h ^ (h >> 16);
-}
-
-static uint32_t unfmix32(uint32_t h)
-{
-	h ^= h >> 16;
-	h *= 0x7ed1b41du;		/* 0xc2b2ae35^-1 mod 2^32 */
-	h ^= (h >> 13) ^ (h >> 26);
-	h *= 0xa5cb9243u;		/* 0x85ebca6b^-1 mod 2^32 */
-	return h ^ (h >> 16);
-}
-
-static void test_hash_vectors(void)
-{
-	size_t i;
-
-	CHECK(0x85ebca6bu * 0xa5cb9243u == 1 && 0xc2b2ae35u * 0x7ed1b41du == 1,
-	      "inverses");
-	for (i = 0; i < sizeof(vecs) / sizeof(vecs[0]); i++) {
-		const struct vec *v = &vecs[i];
-		uint32_t s = v->ssid, t = v->tsid;
-		uint16_t c = v->tclass;
-		uint32_t m = hp_avc_hash_murmur3(s, t, c);
-
-		CHECK(hp_avc_hash_orig(s, t, c) == v->orig, "orig %zu", i);
-		CHECK(hp_avc_hash_muladd(s, t, c) == v->muladd, "muladd %zu",
-		      i);
-		CHECK(m == v->murmur3, "murmur3 %zu: %#x", i, m);
-		CHECK(hp_avc_hash_jhash(s, t, c) == v->jhash, "jhash %zu: %#x",
-		      i, hp_avc_hash_jhash(s, t, c));
-		CHECK(hp_avc_hash_hp(s, t, c) == v->hp, "hp %zu: %#x", i,
-		      hp_avc_hash_hp(s, t, c));
-		CHECK(unfmix32(fmix32(m)) == m, "unfmix %zu", i);
-		CHECK(fmix32(unfmix32(m) ^ 12) == mmh3_ref[i],
-		      "murmur3 %zu is not MurmurHash3 less the length", i);
-	}
-}
-
-/* The table, and the inline twins against the symbols on random keys. */
-static void test_hash_table(void)
-{
-	const struct hp_avc_hash_desc *d;
-	int i, n = 0, bad = 0;
-
-	for (d = hp_avc_hashes; d->name; d++, n++)
-		CHECK(hp_avc_hash_find(d->name) == d, "%s", d->name);
-	CHECK(n == 5, "%d hashes", n);
-	CHECK(!hp_avc_hash_find("nope"), "unknown name");
-	for (i = 0; i < 20000; i++) {
-		uint64_t r = rnd();
-		uint32_t s = (uint32_t)r, t = (uint32_t)(r >> 32);
-		uint16_t c = (uint16_t)rnd();
-
-		bad += hp_avc_hash_orig_inl(s, t, c) !=
-		       hp_avc_hash_orig(s, t, c);
-		bad += hp_avc_hash_muladd_inl(s, t, c) !=
-		       hp_avc_hash_muladd(s, t, c);
-		bad += hp_avc_hash_murmur3_inl(s, t, c) !=
-		       hp_avc_hash_murmur3(s, t, c);
-		bad += hp_avc_hash_jhash_inl(s, t, c) !=
-		       hp_avc_hash_jhash(s, t, c);
-		bad += hp_avc_hash_hp_inl(s, t, c) != hp_avc_hash_hp(s, t, c);
-	}
-	CHECK(!bad, "%d inline/out-of-line mismatches", bad);
-}
 
 /* ---- set-up, validation, layout ---- */
 
@@ -707,186 +572,8 @@ static void test_memory(void)
 	CHECK(m.total == 12 && m.node_slab_bytes == 0, "empty");
 }
 
-/* ---- the workload ---- */
+/* ---- the workload through the cache ---- */
 
-static void test_workload_params(void)
-{
-	struct hp_avc_workload_params p;
-	struct hp_avc_workload w;
-
-	hp_avc_workload_params_init(&p);
-	p.live_triples = 0;
-	CHECK(hp_avc_workload_init(&w, &p) == -EINVAL, "no triples");
-	hp_avc_workload_params_init(&p);
-	p.classes = 0;
-	CHECK(hp_avc_workload_init(&w, &p) == -EINVAL, "no classes");
-	hp_avc_workload_params_init(&p);
-	p.zipf_s = NAN;
-	CHECK(hp_avc_workload_init(&w, &p) == -EINVAL, "NaN skew");
-	hp_avc_workload_params_init(&p);
-	p.domains = 2;
-	p.types = 3;
-	p.classes = 2;	/* 2 x 5 x 2 = 20 triples: 3000 cannot be live */
-	CHECK(hp_avc_workload_init(&w, &p) == -EINVAL, "too few SIDs");
-}
-
-/* Same seed, same stream; another seed, another. */
-static void test_workload_replay(void)
-{
-	struct hp_avc_workload_params p;
-	struct hp_avc_workload a, b, d;
-	uint32_t i, same = 0, diff = 0;
-
-	hp_avc_workload_params_init(&p);
-	p.seed = 42;
-	CHECK(!hp_avc_workload_init(&a, &p) && !hp_avc_workload_init(&b, &p),
-	      "init");
-	p.seed = 43;
-	CHECK(!hp_avc_workload_init(&d, &p), "init");
-	for (i = 0; i < 300000; i++) {
-		uint32_t s1, t1, s2, t2, s3, t3;
-		uint16_t c1, c2, c3;
-
-		hp_avc_workload_next(&a, &s1, &t1, &c1);
-		hp_avc_workload_next(&b, &s2, &t2, &c2);
-		hp_avc_workload_next(&d, &s3, &t3, &c3);
-		same += s1 == s2 && t1 == t2 && c1 == c2;
-		diff += s1 != s3 || t1 != t3 || c1 != c3;
-	}
-	CHECK(same == 300000, "same seed differs %u times", 300000 - same);
-	CHECK(diff > 200000, "another seed agrees %u times", 300000 - diff);
-	CHECK(a.app_starts == b.app_starts && a.next_sid == b.next_sid,
-	      "same app starts");
-	hp_avc_workload_destroy(&a);
-	hp_avc_workload_destroy(&b);
-	hp_avc_workload_destroy(&d);
-}
-
-static int key_cmp(const void *x, const void *y)
-{
-	const struct hp_avc_key *a = x, *b = y;
-
-	if (a->ssid != b->ssid)
-		return a->ssid < b->ssid ? -1 : 1;
-	if (a->tsid != b->tsid)
-		return a->tsid < b->tsid ? -1 : 1;
-	return (int)a->tclass - (int)b->tclass;
-}
-
-static uint32_t live_duplicates(const struct hp_avc_workload *w)
-{
-	uint32_t n = w->p.live_triples, i, dup = 0;
-	struct hp_avc_key *k = malloc(sizeof(*k) * n);
-
-	for (i = 0; i < n; i++)
-		k[i] = hp_avc_workload_live(w, i);
-	qsort(k, n, sizeof(*k), key_cmp);
-	for (i = 1; i < n; i++)
-		dup += !key_cmp(&k[i - 1], &k[i]);
-	free(k);
-	return dup;
-}
-
-/* SIDs in sequence, classes in range, distinct live set, Zipf head. */
-static void test_workload_shape(void)
-{
-	struct hp_avc_workload_params p;
-	struct hp_avc_workload w;
-	uint32_t i, n = 400000, out = 0, top = 0, sid0;
-	struct hp_avc_key k0;
-	double h = 0, share;
-
-	hp_avc_workload_params_init(&p);
-	p.burst_interval = 0;	/* a still live set, for the Zipf head */
-	CHECK(!hp_avc_workload_init(&w, &p), "init");
-	sid0 = w.next_sid;
-	CHECK(sid0 == p.first_sid + p.domains + p.types, "boot SIDs %u", sid0);
-	CHECK(!live_duplicates(&w), "duplicate live triples");
-	k0 = hp_avc_workload_live(&w, 0);
-	for (i = 0; i < n; i++) {
-		uint32_t s, t;
-		uint16_t c;
-
-		hp_avc_workload_next(&w, &s, &t, &c);
-		out += s < p.first_sid || s >= sid0 || t < p.first_sid ||
-		       t >= sid0 || c < 1 || c > p.classes;
-		top += s == k0.ssid && t == k0.tsid && c == k0.tclass;
-	}
-	for (i = 1; i <= p.live_triples; i++)
-		h += 1.0 / i;
-	share = (double)top / n;
-	CHECK(!out, "%u checks out of range", out);
-	/* rank 0 has weight 1 / H(3000) = 11.5%; 400k draws: sd 0.05% */
-	CHECK(fabs(share - 1 / h) < 0.005, "top share %.4f, want %.4f", share,
-	      1 / h);
-	hp_avc_workload_destroy(&w);
-}
-
-/* App starts: new SIDs, new triples played back to back. */
-static void test_workload_bursts(void)
-{
-	struct hp_avc_workload_params p;
-	struct hp_avc_workload w;
-	uint32_t i, n = 1000000, new_sid = 0;
-	uint32_t boot_end;
-
-	hp_avc_workload_params_init(&p);
-	CHECK(!hp_avc_workload_init(&w, &p), "init");
-	boot_end = w.next_sid;
-	for (i = 0; i < n; i++) {
-		uint32_t s, t;
-		uint16_t c;
-
-		hp_avc_workload_next(&w, &s, &t, &c);
-		new_sid += s >= boot_end || t >= boot_end;
-	}
-	/* n / 20000 = 50 expected; Poisson sd about 7 */
-	CHECK(w.app_starts >= 25 && w.app_starts <= 80, "%llu app starts",
-	      (unsigned long long)w.app_starts);
-	CHECK(w.next_sid == boot_end + w.app_starts * p.burst_sids,
-	      "SIDs handed out in sequence: %u", w.next_sid);
-	CHECK(new_sid > w.app_starts * p.burst_triples / 2,
-	      "%u checks on apps' SIDs", new_sid);
-	CHECK(!live_duplicates(&w), "duplicate live triples after bursts");
-	hp_avc_workload_destroy(&w);
-}
-
-/*
- * A tiny live set in a tiny SID space with constant app starts: the
- * generator's set of live keys (16 slots) is deleted from and wraps
- * around all the time; a key it loses track of would come back as a
- * duplicate.
- */
-static void test_workload_churn(void)
-{
-	struct hp_avc_workload_params p;
-	struct hp_avc_workload w;
-	uint32_t i, dup = 0;
-
-	hp_avc_workload_params_init(&p);
-	p.live_triples = 8;
-	p.domains = 2;
-	p.types = 2;
-	p.classes = 4;
-	p.burst_interval = 3;
-	p.burst_triples = 5;
-	p.burst_sids = 0;
-	CHECK(!hp_avc_workload_init(&w, &p), "init");
-	for (i = 0; i < 20000; i++) {
-		uint32_t s, t;
-		uint16_t c;
-
-		hp_avc_workload_next(&w, &s, &t, &c);
-		if (!(i % 8))
-			dup += live_duplicates(&w);
-	}
-	CHECK(!dup && w.app_starts > 1000, "%u duplicates in %llu app starts",
-	      dup, (unsigned long long)w.app_starts);
-	CHECK(w.next_sid == p.first_sid + 4, "no SIDs added");
-	hp_avc_workload_destroy(&w);
-}
-
-/* The workload through the cache: the counters keep their identities. */
 static void test_workload_cache(void)
 {
 	struct hp_avc_workload_params wp;
@@ -1091,8 +778,6 @@ static void test_lookup_registry(void)
 int main(void)
 {
 	test_lookup_registry();
-	test_hash_vectors();
-	test_hash_table();
 	test_validation();
 	test_layout();
 	test_against_reference();
@@ -1100,11 +785,6 @@ int main(void)
 	test_threshold_trigger();
 	test_stats();
 	test_memory();
-	test_workload_params();
-	test_workload_replay();
-	test_workload_shape();
-	test_workload_bursts();
-	test_workload_churn();
 	test_workload_cache();
 	test_random_limits();
 	test_hash_spread();

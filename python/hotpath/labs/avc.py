@@ -94,27 +94,23 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def alternate(args: argparse.Namespace) -> int | None:
     """--stats, --seed-table or --recommend instead of timing; None when not asked."""
-    if args.recommend:
-        if args.stats or args.seed_table:
-            raise UsageError("--recommend: one of --stats, --seed-table, --recommend at a time")
-        if not 1 <= args.checks <= 1_000_000_000:
-            raise UsageError(f"--checks '{args.checks}': allowed: 1..1000000000")
-        if args.trace is not None and not args.trace.is_file():
-            raise UsageError(f"--trace '{args.trace}': not a file")
-        return avc_recommend.run(args)
+    asked = [flag for flag in ("stats", "seed_table", "recommend") if getattr(args, flag)]
+    if not asked:
+        if args.trace is not None:
+            raise UsageError(f"--trace '{args.trace}': allowed only with --stats or --recommend")
+        return None
+    if len(asked) > 1:
+        raise UsageError("one of --stats, --seed-table, --recommend at a time")
+    avc_stats.check_checks(args.checks)
     if args.seed_table:
-        if args.stats or args.trace is not None or args.sizes is not None:
+        if args.trace is not None or args.sizes is not None:
             raise UsageError(
                 "--seed-table: sets its own configurations; allowed beside it: "
                 "--checks, --rounds, --json"
             )
-        if not 1 <= args.checks <= 1_000_000_000:
-            raise UsageError(f"--checks '{args.checks}': allowed: 1..1000000000")
         return avc_seed_table.run(args)
-    if not args.stats:
-        if args.trace is not None:
-            raise UsageError(f"--trace '{args.trace}': allowed only with --stats or --recommend")
-        return None
+    if args.recommend:
+        return avc_recommend.run(args)
     return avc_stats.run(args, _slots(args.slots))
 
 

@@ -24,6 +24,7 @@ PRIMITIVE = "avc_lookup"
 DEFAULT_CHECKS = 1_000_000
 DEFAULT_SAMPLES = 100
 MAX_RUNS = 100
+MAX_CHECKS = 1_000_000_000
 
 
 def analyses(args: argparse.Namespace, slots: int) -> dict[str, Any]:
@@ -82,6 +83,12 @@ def render(doc: dict[str, Any], slots: int) -> str:
     return "\n".join(lines) + "\n"
 
 
+def check_checks(checks: int) -> int:
+    if not 1 <= checks <= MAX_CHECKS:
+        raise UsageError(f"--checks '{checks}': allowed: 1..{MAX_CHECKS}")
+    return checks
+
+
 def check_runs(runs: int) -> int:
     if not 1 <= runs <= MAX_RUNS:
         raise UsageError(f"--runs '{runs}': allowed: 1..{MAX_RUNS}")
@@ -89,8 +96,7 @@ def check_runs(runs: int) -> int:
 
 
 def run(args: argparse.Namespace, slots: int) -> int:
-    if not 1 <= args.checks <= 1_000_000_000:
-        raise UsageError(f"--checks '{args.checks}': allowed: 1..1000000000")
+    """--stats (alternate() has checked --checks)."""
     check_runs(args.runs)
     doc = analyses(args, slots)
     if getattr(args, "json", False):
