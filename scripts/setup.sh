@@ -24,6 +24,10 @@ if [[ "${HOTPATH_WITH_DPDK:-0}" == "1" ]]; then
 	DEBIAN_PACKAGES+=(libdpdk-dev)
 fi
 
+# The report's browser test (tests/py/test_report_browser.py): Debian's
+# Chromium and its chromedriver, never a browser fetched at run time.
+DEBIAN_PACKAGES+=(chromium chromium-driver)
+
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${VENV:-.venv}"
 

@@ -17,7 +17,7 @@ from typing import Any
 
 import numpy as np
 
-from hotpath.protocol import BenchRun, Timeline
+from hotpath.protocol import BenchRun, Timeline, TimelinePoint
 from hotpath.results import FigureResult
 
 PRIMITIVE = "add_chain"
@@ -94,6 +94,40 @@ class Calibration:
             "passed": self.passed,
             "width": _timeline_json(self.timeline) if self.timeline else None,
         }
+
+
+def from_json(doc: dict[str, Any]) -> Calibration:
+    """A stored run's calibration (Calibration.to_json) as the object the
+    reports render: `hotpath report RUN` shows what `hotpath run` showed."""
+    tpc = doc["ticks_per_cycle"]
+    perf = doc.get("perf_cycles") or {}
+    width = doc.get("width")
+    timeline = None
+    if width:
+        timeline = Timeline(
+            cpu=None,
+            tsc_hz=float(doc["tsc_hz"]),
+            interval_ms=int(width["interval_ms"]),
+            clean_share=float(width["clean_share"]),
+            best_cycles_per_iteration=float(width["best_cycles_per_iteration"]),
+            contended_fraction=float(width["contended_fraction"]),
+            points=[TimelinePoint(**point) for point in width["timeline"]],
+        )
+    return Calibration(
+        source=str(doc["source"]),
+        unit=str(doc["unit"]),
+        tsc_hz=float(doc["tsc_hz"]),
+        ticks_per_cycle_median=float(tpc["median"]),
+        ticks_per_cycle_p10=float(tpc["p10"]),
+        ticks_per_cycle_p90=float(tpc["p90"]),
+        batches=int(tpc["batches"]),
+        core_hz=float(doc["core_hz_estimate"]),
+        perf_available=bool(perf.get("available")),
+        perf_reason=perf.get("reason"),
+        chains=[ChainCheck(**c) for c in doc["chains"]],
+        doublings=[DoublingCheck(**d) for d in doc["doublings"]],
+        timeline=timeline,
+    )
 
 
 def _timeline_json(t: Timeline) -> dict[str, Any]:

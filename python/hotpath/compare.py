@@ -245,7 +245,7 @@ def compare_runs(
     return result
 
 
-def _rule_lines(cmp: Comparison) -> list[str]:
+def rule_lines(cmp: Comparison) -> list[str]:
     methods = {row.method for row in cmp.rows}
     lines = [
         f"B/A ratio of medians with its 95% interval. Figures whose medians differ by "
@@ -292,7 +292,7 @@ def render(cmp: Comparison) -> str:
             f"A: variant {cmp.variant_a} of run {cmp.run_a}; "
             f"B: variant {cmp.variant_b} of run {cmp.run_b}"
         )
-    lines += _rule_lines(cmp)
+    lines += rule_lines(cmp)
     lines.append("")
     header = (
         f"{'primitive':<14} {'mode':<10} {'variant':<18} {'size':>7} {'align':>5} "

@@ -315,7 +315,7 @@ class TimelinePoint:
 class Timeline:
     """`hotpath-bench probe`: the clock and the core's width over time."""
 
-    cpu: Cpu
+    cpu: Cpu | None  # None when rebuilt from a stored run (calibration.from_json)
     tsc_hz: float
     interval_ms: int
     clean_share: float

@@ -11,14 +11,13 @@ import json
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hotpath import destination
-from hotpath.calibration import Calibration
+from hotpath import destination, summary
+from hotpath.calibration import from_json as calibration_from_json
 from hotpath.calibration import render as render_calibration
 from hotpath.labs import lab_for
 from hotpath.plots import plot_run
 from hotpath.render import html as html_format
 from hotpath.render import markdown
-from hotpath.render.context import context_lines
 from hotpath.results import Graph, RunResult
 
 
@@ -33,18 +32,22 @@ def check_folder(folder: Path, label: str = "--out", hint: str = "") -> None:
     destination.check_folder(folder, label, hint)
 
 
-def write_report(run: RunResult, folder: Path, calibration: Calibration | None) -> list[Path]:
-    """Every file of the report into folder (made if needed), results.json last."""
-    return [*write_pages(run, folder, calibration), write_results(run, folder)]
+def write_pages(run: RunResult, folder: Path, from_history: bool = False) -> list[Path]:
+    """The report without results.json: report.md, report.html, plots/, chains/.
 
-
-def write_pages(run: RunResult, folder: Path, calibration: Calibration | None) -> list[Path]:
-    """The report without results.json: report.md, report.html, plots/, chains/."""
+    Made from the run alone (its calibration included), so a run just
+    measured and one loaded from the history (`hotpath report RUN`) give
+    the same pages."""
     folder.mkdir(parents=True, exist_ok=True)
     plots = plot_run(run, folder / "plots")
+    calibration = calibration_from_json(run.calibration) if run.calibration else None
     calib_text = render_calibration(calibration) if calibration else []
     md = ["# hotpath report", "", f"{run.started}, hotpath {run.version}: `{run.command_line}`", ""]
-    md.extend(f"- {line}" for line in context_lines(run))
+    md.extend(summary.render_markdown(summary.summarize(run)))
+    warnings = [*run.machine.warnings(), *run.variant_warnings()]
+    md.extend(["", *(f"- warning: {w}" for w in warnings)] if warnings else [])
+    if from_history:
+        md.extend(["", f"- {STORED_NOTE}"])
     if calibration is not None:
         md.extend(["", "## Calibration", "", "```", *calib_text, "```"])
     md.extend(["", "## Results", "", "```", markdown.render_run(run).rstrip("\n"), "```"])
@@ -58,9 +61,20 @@ def write_pages(run: RunResult, folder: Path, calibration: Calibration | None) -
     files[0].write_text("\n".join(md) + "\n", encoding="utf-8")
     svgs = [p for p in plots if p.suffix == ".svg"]
     files[1].write_text(
-        html_format.render_page(run, svgs, calibration, calib_text), encoding="utf-8"
+        html_format.render_page(
+            run, svgs, calibration, calib_text, [STORED_NOTE] if from_history else []
+        ),
+        encoding="utf-8",
     )
     return files + plots + [path for _, path in graphs]
+
+
+# Bounds and chain graphs are made from the sources when a run is measured
+# (results.Bound) and are not kept in the history.
+STORED_NOTE = (
+    "bounds and dependency-chain graphs are made when a run is measured and are not kept "
+    "in the history: a page made later from the stored run has none"
+)
 
 
 def write_results(run: RunResult, folder: Path) -> Path:

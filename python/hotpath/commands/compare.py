@@ -9,10 +9,14 @@ with the other's, size by size.
 import argparse
 import json
 import sys
+from pathlib import Path
 
-from hotpath import compare
+from hotpath import compare, destination
 from hotpath.commands.common import add_db_option, db_path
+from hotpath.commands.report import write_folder
 from hotpath.errors import UsageError
+from hotpath.render import compare_html
+from hotpath.report import check_folder
 from hotpath.results import RunResult
 from hotpath.store import Store, check_db_path
 
@@ -35,6 +39,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="smallest ratio change called a difference (default 0.02: 2%%)",
     )
     parser.add_argument("--json", action="store_true", help="print hotpath.compare/2 JSON")
+    parser.add_argument(
+        "--html",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="also write the comparison as DIR/compare.html (verdicts, machines side by side, "
+        "a ratio heat table per primitive and mode)",
+    )
     add_db_option(parser)
     parser.set_defaults(handler=run)
 
@@ -57,6 +69,8 @@ def _check_variant(run: RunResult, variant: str, ref: str) -> None:
 def run(args: argparse.Namespace) -> int:
     if not 0.0 <= args.threshold < 1.0:
         raise UsageError(f"--threshold '{args.threshold}': allowed: a fraction in [0, 1)")
+    if args.html is not None:
+        check_folder(args.html, "--html")
     ref_a, variant_a = _split(args.run_a)
     ref_b, variant_b = _split(args.run_b)
     if (variant_a is None) != (variant_b is None):
@@ -84,4 +98,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(json.dumps(compare.to_json(result), indent=2) + "\n")
     else:
         sys.stdout.write(compare.render(result))
+    if args.html is not None:
+        page = compare_html.render_page(result, run_a, run_b)
+        write_folder(args.html, lambda into: destination.write_file(into / "compare.html", page))
+        print(args.html / "compare.html", file=sys.stderr if args.json else sys.stdout)
     return 0

@@ -20,8 +20,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from hotpath import calibration, measure
-from hotpath.calibration import Calibration
+from hotpath import calibration, measure, summary
 from hotpath.commands.calibrate import request as calibration_request
 from hotpath.commands.common import (
     add_db_option,
@@ -34,7 +33,7 @@ from hotpath.commands.lab import own_sizes
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat
-from hotpath.labs import ALL_LABS
+from hotpath.labs import ALL_LABS, crossing_run
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult
@@ -96,7 +95,10 @@ def run(args: argparse.Namespace) -> int:
     )
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
-    stored = write_and_store(args, result, folder, cal)
+    crossing = crossing_run.suite_part(args.quick)  # its own program, not the runner
+    stored = write_and_store(args, result, folder)
+    crossing.save(folder)
+    print("\n".join(summary.render_lines(summary.summarize(result))))
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")
     wrong = result.wrong_variants()
@@ -108,9 +110,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_and_store(
-    args: argparse.Namespace, result: RunResult, folder: Path, cal: Calibration
-) -> str | None:
+def write_and_store(args: argparse.Namespace, result: RunResult, folder: Path) -> str | None:
     """The report folder, then the history row (module docstring); returns why
     the row could not be written, if it could not. A report that cannot be
     written prints the run's tables and raises HotpathError; no row is kept."""
@@ -121,7 +121,7 @@ def write_and_store(
     store: Store | None = None
     problem = None
     try:
-        write_pages(result, staged.path, cal)
+        write_pages(result, staged.path)
         if storing(args):
             try:
                 store = Store.open(db_path(args))

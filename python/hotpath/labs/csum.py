@@ -31,4 +31,6 @@ LAB = Lab(
     # csum_fold, ip_fast_csum, csum_ipv6_magic and csum_partial_copy are
     # reached with --primitive, at their own sizes.
     default_primitives=("csum_partial",),
+    # kernel-5.17-rc is the seed's broken release candidate, not a release.
+    kernel_lineage={"csum_partial": ("kernel-5.17", "kernel-2023", "kernel-2024")},
 )

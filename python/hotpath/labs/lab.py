@@ -103,6 +103,10 @@ class Lab:
     # A mode of the lab's own instead of timing (the avc lab's --stats):
     # returns the exit status, or None when its options did not ask for it.
     alternate: "Callable[[argparse.Namespace], int | None] | None" = None
+    # The kernel's versions of a primitive, oldest first, the newest being
+    # the kernel's current code: the report's summary sets it against its
+    # predecessors. A primitive not named here has one kernel variant at most.
+    kernel_lineage: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
 
     def chosen(self, members: list[str], wanted: str | None) -> tuple[str, ...]:
         """The primitives to time: `wanted` (checked against `members`, the
@@ -132,6 +136,20 @@ class Lab:
         if primitive in self.suite.parts or self.is_default(primitive) or not own:
             return plan
         return Plan(sizes=own, aligns=plan.aligns, modes=plan.modes)
+
+    def own_variant(self, names: list[str]) -> str | None:
+        """hotpath's own implementation among a primitive's variants: "hotpath",
+        else "hp-<lab>", else "hp" (the names the runner's registries use)."""
+        return next((n for n in ("hotpath", f"hp-{self.name}", "hp") if n in names), None)
+
+    def kernel_variants(self, primitive: str, names: list[str]) -> tuple[str, ...]:
+        """The kernel's variants of a primitive present in `names`, oldest first:
+        the lab's lineage, else the one variant named "kernel" or "kernel-*"."""
+        lineage = self.kernel_lineage.get(primitive)
+        if lineage is not None:
+            return tuple(n for n in lineage if n in names)
+        kernel = [n for n in names if n == "kernel" or n.startswith("kernel-")]
+        return tuple(kernel[:1]) if len(kernel) == 1 else ()
 
     def align_label(self, align: int) -> str:
         return self.align_names.get(align, f"+{align}")

@@ -12,39 +12,51 @@ import numpy as np
 from hotpath.results import RunResult, unit_name
 
 
-def clock_line(primitive: str, clock: dict[str, Any]) -> str:
-    ratios = clock.get("ticks_per_cycle") or []
-    unit = unit_name(str(clock.get("unit", "cycles")))
-    parts = [f"clock ({primitive}): {unit}"]
-    tsc_hz = clock.get("tsc_hz")
-    if tsc_hz:
-        parts.append(f"TSC {float(tsc_hz) / 1e9:.3f} GHz")
-    if ratios:
-        values = np.asarray(ratios, dtype=np.float64)
-        parts.append(
-            f"{float(np.median(values)):.3f} TSC ticks per core cycle "
-            f"(p10-p90 {float(np.percentile(values, 10)):.3f}-"
-            f"{float(np.percentile(values, 90)):.3f}, {values.size} batches)"
-        )
+def _perf_words(clock: dict[str, Any]) -> str:
     perf = clock.get("perf_cycles") or {}
     if perf.get("available"):
-        parts.append("perf cycles: available")
-    else:
-        parts.append(f"perf cycles: not available ({perf.get('reason') or 'no reason given'})")
-    return "; ".join(parts)
+        return "perf cycles: available"
+    return f"perf cycles: not available ({perf.get('reason') or 'no reason given'})"
+
+
+def clock_lines(run: RunResult) -> list[str]:
+    """The clock once: one line per distinct setting (unit, TSC, perf), with
+    the range of the primitives' ticks-per-cycle medians; not one per primitive."""
+    groups: dict[tuple[str, str, str], list[tuple[str, dict[str, Any]]]] = {}
+    for primitive, clock in run.clocks.items():
+        tsc_hz = clock.get("tsc_hz")
+        tsc = f"TSC {float(tsc_hz) / 1e9:.3f} GHz" if tsc_hz else ""
+        unit = unit_name(str(clock.get("unit", "cycles")))
+        groups.setdefault((unit, tsc, _perf_words(clock)), []).append((primitive, clock))
+    lines = []
+    for (unit, tsc, perf), members in groups.items():
+        medians = []
+        batches = 0
+        for _, clock in members:
+            ratios = clock.get("ticks_per_cycle") or []
+            if ratios:
+                medians.append(float(np.median(np.asarray(ratios, dtype=np.float64))))
+                batches += len(ratios)
+        where = members[0][0] if len(members) == 1 else f"{len(members)} primitives"
+        parts = [f"clock ({where}): {unit}"]
+        if tsc:
+            parts.append(tsc)
+        if medians:
+            lo, hi = min(medians), max(medians)
+            span = f"{lo:.3f}" if f"{lo:.3f}" == f"{hi:.3f}" else f"{lo:.3f}-{hi:.3f}"
+            parts.append(f"{span} TSC ticks per core cycle ({batches} batches)")
+        parts.append(perf)
+        lines.append("; ".join(parts))
+    return lines
+
+
+def state_lines(run: RunResult) -> list[str]:
+    """The machine's state in a run, said once: machine, clock, core width."""
+    return [f"machine: {run.machine.one_line()}", *clock_lines(run), *run.width_lines()]
 
 
 def context_lines(run: RunResult) -> list[str]:
-    lines = [f"machine: {run.machine.one_line()}"]
-    seen: set[str] = set()
-    for primitive, clock in run.clocks.items():
-        line = clock_line(primitive, clock)
-        # Identical clock settings: print once.
-        summary = line.split(": ", 1)[1]
-        if summary not in seen:
-            seen.add(summary)
-            lines.append(line)
-    lines.extend(run.width_lines())
+    lines = state_lines(run)
     lines.extend(f"warning: {w}" for w in run.machine.warnings())
     lines.extend(f"warning: {w}" for w in run.variant_warnings())
     return lines

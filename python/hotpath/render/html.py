@@ -1,37 +1,88 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""report.html: one self-contained page, tables and inline SVG plots.
+"""report.html: one self-contained page, the verdicts first, then the evidence.
 
-No external CSS, scripts or images: the file can be mailed or attached to a
-bug and still shows everything. A lab's dependency-chain graphs (the csum
+The page opens with the run's summary (hotpath.summary: one row per lab,
+then each lab's findings), never folded. Below it, per lab, each table as
+a heat table: every cell the ratio to the fastest figure of its column,
+coloured on one scale for the whole page, with the median and its 95% CI
+beside it and on hover; wide tables scroll inside their own box. Order
+lines, notes, the calibration and the dependency-chain graphs are folded
+(<details>). No external CSS, scripts or images: the file can be mailed or
+attached to a bug and still shows everything. A lab's dependency-chain graphs (the csum
 lab's 40-byte paths, RunResult.graphs) are drawn with Graphviz `dot -Tsvg`
 and inlined, one <details> per variant and alignment; without dot the page
 says so in place of each graph and shows its source.
 """
 
 import html
+import math
 import re
 from pathlib import Path
 
 from hotpath import chainbound
 from hotpath.calibration import Calibration
 from hotpath.render.blocks import BOUND, FOOTNOTE_NOISY, FOOTNOTE_ORDER, Block, build_blocks
-from hotpath.render.context import context_lines
-from hotpath.results import Graph, RunResult
+from hotpath.results import Graph, RunResult, unit_name
+from hotpath.summary import HEADLINE, RunSummary, summarize
+
+# The heat scale: a cell's time over its column's fastest, green at 1x to
+# red at HEAT_MAX and beyond, on a log scale (2x is half way).
+HEAT_MAX = 4.0
 
 STYLE = """
-body { font-family: sans-serif; max-width: 70em; margin: 2em auto; color: #222; }
+body { font-family: sans-serif; max-width: 76em; margin: 1em auto; padding: 0 1em; color: #222; }
+h1 { margin: 0.2em 0; } p.meta { margin: 0 0 0.8em; color: #555; overflow-wrap: anywhere; }
 table { border-collapse: collapse; margin: 0.5em 0 1em; }
-th, td { padding: 0.2em 0.8em; border-bottom: 1px solid #ddd; }
-td.num, th.num { text-align: right; font-family: monospace; }
+th, td { padding: 0.2em 0.6em; border-bottom: 1px solid #ddd; vertical-align: top; }
+td.num, th.num { text-align: right; font-family: monospace; white-space: nowrap; }
 td.note { color: #a00; }
-p.warn { color: #a60; }
-pre { background: #f6f6f6; padding: 0.5em; }
-figure { margin: 1em 0; }
+.warn { color: #a60; }
+pre { background: #f6f6f6; padding: 0.5em; overflow-x: auto; }
+figure { margin: 1em 0; } figure svg { max-width: 100%; height: auto; }
 td.bound, th.bound { color: #555; font-style: italic; }
 p.legend { font-size: 90%; color: #444; }
-details { margin: 0.3em 0; }
-details svg { max-width: 100%; height: auto; }
+details { margin: 0.3em 0; } details svg { max-width: 100%; height: auto; }
+div.scroll { overflow-x: auto; max-width: 100%; }
+#summary { border: 2px solid #468; border-radius: 6px; padding: 0.3em 1em 0.8em; }
+#summary ul.state { padding-left: 1.2em; font-size: 90%; color: #333; overflow-wrap: anywhere; }
+table.verdicts { width: 100%; table-layout: fixed; font-size: 92%; }
+table.verdicts th { text-align: left; background: #eef2f7; }
+table.verdicts td, ul.findings li { overflow-wrap: anywhere; }
+table.verdicts th.lab { width: 4em; } table.verdicts th.fastest { width: 30%; }
+table.verdicts td div.sub { padding-left: 1em; }
+ul.findings { padding-left: 1.2em; } ul.findings ul { font-size: 92%; color: #333; }
+li.good::marker { color: #2a2; } li.bad::marker { color: #c22; }
+li.good > span.tone { color: #161; } li.bad > span.tone { color: #a11; }
+tr > td:first-child { white-space: nowrap; }
+td.heat { text-align: right; font-family: monospace; white-space: nowrap; }
+td.heat span.raw { color: #555; font-size: 85%; margin-left: 0.5em; }
 """
+
+
+def heat_colour(ratio: float) -> str:
+    """A cell's background for its time over the column's fastest (>= 1)."""
+    share = min(1.0, max(0.0, math.log(max(ratio, 1.0)) / math.log(HEAT_MAX)))
+    return f"hsl({120.0 * (1.0 - share):.0f}, 65%, 82%)"
+
+
+def _column_best(block: Block, index: int) -> float | None:
+    figures = [row.cells[index].figure for row in block.rows if row.cells]
+    found = [f.median for f in figures if f is not None and f.median and f.median > 0]
+    return min(found) if found else None
+
+
+def _heat_cell(
+    block: Block, text: str, figure_median: float | None, best: float | None, title: str
+) -> str:
+    esc = html.escape
+    if figure_median is None or best is None or best < 1.0:
+        # Below one unit (fenced, next to the subtracted empty call) no ratio is said.
+        return f'<td class="num" title="{esc(title)}">{esc(text)}</td>'
+    ratio = figure_median / best
+    return (
+        f'<td class="heat" style="background:{heat_colour(ratio)}" title="{esc(title)}">'
+        f'{ratio:.2f}&times;<span class="raw">{esc(text)}</span></td>'
+    )
 
 
 def _block_table(block: Block) -> str:
@@ -42,6 +93,8 @@ def _block_table(block: Block) -> str:
         f'<th class="{cls}">{esc(label)}</th>'
         for cls, label in zip(classes, block.column_labels, strict=True)
     )
+    best = [_column_best(block, i) if k != BOUND else None for i, k in enumerate(kinds)]
+    unit = unit_name(block.unit)
     rows = []
     for row in block.rows:
         if row.note is not None:
@@ -50,20 +103,38 @@ def _block_table(block: Block) -> str:
                 f'<tr><td>{esc(row.variant)}</td><td class="note" colspan="{span}">'
                 f"{esc(row.note)}</td></tr>"
             )
-        else:
-            cells = "".join(
-                f'<td class="{cls}">{esc(c.text)}</td>'
-                for cls, c in zip(classes, row.cells, strict=True)
+            continue
+        cells = []
+        for index, (cls, cell) in enumerate(zip(classes, row.cells, strict=True)):
+            fig = cell.figure
+            if kinds[index] == BOUND or fig is None or fig.median is None:
+                cells.append(f'<td class="{cls}">{esc(cell.text)}</td>')
+                continue
+            title = (
+                f"{row.variant}, {block.column_labels[index]}: median {fig.median:.2f} {unit}, "
+                f"95% CI {fig.ci_lo or 0:.2f}-{fig.ci_hi or 0:.2f}, {fig.n} samples"
             )
-            rows.append(f"<tr><td>{esc(row.variant)}</td>{cells}</tr>")
+            cells.append(_heat_cell(block, cell.text, fig.median, best[index], title))
+        rows.append(f"<tr><td>{esc(row.variant)}</td>{''.join(cells)}</tr>")
     notes = [f"[{i}] {note}" for i, note in enumerate(block.notes, 1)]
-    orders = "".join(f"<li>{esc(line)}</li>" for line in [*notes, *block.orders])
+    lines = "".join(f"<li>{esc(line)}</li>" for line in [*notes, *block.orders])
     legend = "".join(f'<p class="legend">{esc(line)}</p>' for line in block.legend)
-    return (
-        f"<h3>{esc(block.title)}</h3>\n<table><tr><th>variant</th>{head}</tr>\n"
-        + "\n".join(rows)
-        + f"</table>\n{legend}<ul>{orders}</ul>\n"
+    folded = (
+        f"<details><summary>order lines and notes</summary><ul>{lines}</ul></details>\n"
+        if lines
+        else ""
     )
+    return (
+        f'<h3>{esc(block.title)}</h3>\n<div class="scroll"><table><tr><th>variant</th>'
+        f"{head}</tr>\n" + "\n".join(rows) + f"</table></div>\n{legend}{folded}"
+    )
+
+
+HEAT_LEGEND = (
+    "Each cell: its time over the fastest in its column (1.00&times; is the fastest), "
+    "coloured from green (1&times;) to red ({max:g}&times; or more) on a log scale; "
+    "beside it the median &plusmn;95% CI half-width; hover for the interval."
+)
 
 
 def _svg_markup(text: str, prefix: str = "") -> str:
@@ -116,27 +187,78 @@ def _inline_svg(path: Path) -> str:
     return _svg_markup(path.read_text(encoding="utf-8"))
 
 
-def render_page(
-    run: RunResult, svgs: list[Path], calibration: Calibration | None, calib_text: list[str]
-) -> str:
+def _headline_line(line: str) -> str:
+    """One line of a headline cell; an indented one (a size band) set in."""
+    if line.startswith("  "):
+        return f'<div class="sub">{html.escape(line.strip())}</div>'
+    return f"<div>{html.escape(line)}</div>"
+
+
+def render_summary(summary: RunSummary, warnings: list[str]) -> str:
+    """The summary box: the machine's state, one row per lab, each lab's findings."""
     esc = html.escape
+    parts = ['<section id="summary"><h2>Summary</h2><ul class="state">']
+    parts.extend(f"<li>{esc(line)}</li>" for line in summary.state)
+    parts.extend(f'<li class="warn">warning: {esc(w)}</li>' for w in warnings)
+    parts.append('</ul><table class="verdicts"><tr><th class="lab">lab</th>')
+    parts.extend(f'<th class="{key}">{esc(title)}</th>' for key, title in HEADLINE)
+    parts.append("</tr>")
+    for lab in summary.labs:
+        cells = "".join(
+            "<td>" + "".join(_headline_line(x) for x in lab.headline[key]) + "</td>"
+            for key, _ in HEADLINE
+        )
+        parts.append(f'<tr><td><a href="#lab-{esc(lab.lab)}">{esc(lab.lab)}</a></td>{cells}</tr>')
+    parts.append("</table>")
+    for lab in summary.labs:
+        parts.append(f'<h3>{esc(lab.lab)}: {esc(lab.title)}</h3><ul class="findings">')
+        for finding in lab.findings:
+            sub = "".join(f"<li>{esc(d)}</li>" for d in finding.details)
+            parts.append(
+                f'<li class="{finding.tone}"><span class="tone">{esc(finding.text)}</span>'
+                + (f"<ul>{sub}</ul>" if sub else "")
+                + "</li>"
+            )
+        parts.append("</ul>")
+    parts.append("</section>")
+    return "\n".join(parts)
+
+
+def render_page(
+    run: RunResult,
+    svgs: list[Path],
+    calibration: Calibration | None,
+    calib_text: list[str],
+    notes: list[str] | None = None,
+) -> str:
+    """The page; `notes` are said in the summary box beside the warnings."""
+    esc = html.escape
+    warnings = [*run.machine.warnings(), *run.variant_warnings(), *(notes or [])]
     parts = [
-        "<!DOCTYPE html>\n<html><head><meta charset='utf-8'>",
+        "<!DOCTYPE html>\n<html lang='en'><head><meta charset='utf-8'>",
+        "<meta name='viewport' content='width=device-width, initial-scale=1'>",
         f"<title>hotpath report {esc(run.started)}</title><style>{STYLE}</style></head><body>",
-        f"<h1>hotpath report</h1><p>{esc(run.started)} &middot; hotpath {esc(run.version)}"
-        f" &middot; <code>{esc(run.command_line)}</code></p>",
+        f'<h1>hotpath report</h1><p class="meta">{esc(run.started)} &middot; hotpath '
+        f"{esc(run.version)} &middot; <code>{esc(run.command_line)}</code>"
+        + (f" &middot; run {run.run_id}" if run.run_id is not None else "")
+        + "</p>",
+        render_summary(summarize(run), warnings),
     ]
-    for line in context_lines(run):
-        cls = ' class="warn"' if line.startswith("warning:") else ""
-        parts.append(f"<p{cls}>{esc(line)}</p>")
     if calibration is not None:
-        parts.append("<h2>Calibration</h2><pre>" + esc("\n".join(calib_text)) + "</pre>")
+        parts.append(
+            "<details><summary>Calibration: "
+            + ("PASS" if calibration.passed else "FAIL")
+            + "</summary><pre>"
+            + esc("\n".join(calib_text))
+            + "</pre></details>"
+        )
+    parts.append(f'<p class="legend">{HEAT_LEGEND.format(max=HEAT_MAX)}</p>')
     blocks = build_blocks(run)
     for lab in run.labs:
         lab_blocks = [b for b in blocks if b.lab == lab]
         if not lab_blocks:
             continue
-        parts.append(f"<h2>Lab {esc(lab)}</h2>")
+        parts.append(f'<h2 id="lab-{esc(lab)}">Lab {esc(lab)}</h2>')
         parts.extend(_block_table(b) for b in lab_blocks)
         parts.extend(_graphs(run, lab))
         for svg in svgs:

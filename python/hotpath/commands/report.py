@@ -1,0 +1,82 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath report RUN [--out DIR]`: the report folder of any stored run.
+
+The same pages `hotpath run` writes (hotpath.report.write_pages), made from
+the run as the history keeps it: summary first, heat tables, plots,
+report.md and results.json. The history is only read. The folder is
+written whole or not at all (destination.StagedFolder); its path is the
+last line printed.
+"""
+
+import argparse
+from collections.abc import Callable
+from pathlib import Path
+
+from hotpath.commands.common import add_db_option, db_path
+from hotpath.destination import StagedFolder, reason
+from hotpath.errors import HotpathError
+from hotpath.report import check_folder, write_pages, write_results
+from hotpath.results import RunResult
+from hotpath.store import Store, check_db_path
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "report",
+        help="write the report folder (HTML, Markdown, plots) of a stored run",
+        description="RUN is an id from `hotpath history`, 'last' or 'last~N'. Writes "
+        "report.html, report.md, results.json and plots/ into DIR (default "
+        "./hotpath-report-run<ID>) and prints the folder last.",
+    )
+    parser.add_argument("run_ref", metavar="RUN", help="run id, 'last' or 'last~N'")
+    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="report folder")
+    add_db_option(parser)
+    parser.set_defaults(handler=run)
+
+
+def load_run(args: argparse.Namespace, ref: str) -> RunResult:
+    """One stored run, the history opened read-only; bad refs are UsageErrors."""
+    path = db_path(args)
+    check_db_path(path, write=False)
+    store = Store.open(path, create=False)
+    try:
+        return store.load(store.resolve(ref))
+    finally:
+        store.close()
+
+
+def write_folder(folder: Path, write: Callable[[Path], None]) -> None:
+    """Stage `folder`, let `write` fill it, move it into place; nothing left on failure."""
+    try:
+        staged = StagedFolder(folder)
+    except OSError as err:
+        raise HotpathError(f"report folder '{folder}' could not be made ({reason(err)})") from err
+    try:
+        write(staged.path)
+        staged.commit()
+    except OSError as err:
+        staged.discard()
+        raise HotpathError(
+            f"report folder '{folder}' could not be written ({reason(err)})"
+        ) from err
+    except BaseException:
+        staged.discard()
+        raise
+
+
+def run(args: argparse.Namespace) -> int:
+    folder: Path | None = args.out
+    if folder is not None:
+        check_folder(folder)
+    stored = load_run(args, args.run_ref)
+    if folder is None:
+        folder = Path(f"hotpath-report-run{stored.run_id}")
+        check_folder(folder, "report folder", " (--out DIR)")
+
+    def write(into: Path) -> None:
+        write_pages(stored, into, from_history=True)
+        write_results(stored, into)
+
+    write_folder(folder, write)
+    print(folder)
+    return 0
