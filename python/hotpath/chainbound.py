@@ -27,6 +27,11 @@ For each variant and offset (0: a 64-byte aligned buffer, 1: odd) this
        mca_cycles      llvm-mca's steady state per iteration in latency
                        mode (chain and throughput together), loads taken
                        as already done (register forms);
+       throughput_cycles  llvm-mca's resource-pressure bound for one call
+                       with its loads (Block RThroughput): the floor the
+                       execution ports set when calls do not depend on
+                       each other; the csum lab shows the larger of it
+                       and bound_cycles (hotpath.labs.csum_bound);
      and the graph in Graphviz form, the longest seed -> result path in red.
 
 It needs gcc, llvm-mca and the C sources of a checkout (c/csum); nothing
@@ -40,7 +45,7 @@ The csum lab (hotpath.labs.csum) sets the bound beside each measured
 Usage: python -m hotpath.chainbound [--variants a,b] [--odd] [--dot-dir DIR]
        [--mcpu znver2] [--cc gcc] [--no-cache]
 Output (stdout): JSON {variant: {"bound_cycles", "chain_cycles",
-       "mca_cycles", "model", "method", "instructions", "dot"}}
+       "mca_cycles", "throughput_cycles", "model", "method", "instructions", "dot"}}
 Exit status 2 with one line on stderr for a bad argument, 1 when the
 analysis cannot run (a tool missing) or fails.
 """
@@ -77,7 +82,7 @@ ALIGNS = (0, 1)  # the seed's even (64-byte aligned) and odd buffers
 ALIGN_WORDS = {0: "even", 1: "odd"}
 DEFAULT_MODEL = "znver2"
 MODEL_NOTE = "LLVM 14 has no Zen 4 model; znver2 is the nearest it has"
-CACHE_FORMAT = 1
+CACHE_FORMAT = 2  # 2: throughput_cycles (llvm-mca's Block RThroughput)
 MCA_ENV = "HOTPATH_LLVM_MCA"  # an llvm-mca to use instead of the one on PATH
 DOT_ENV = "HOTPATH_DOT"  # a Graphviz dot to use instead of the one on PATH
 TOOL_TIMEOUT_S = 60
@@ -133,6 +138,9 @@ class ChainBound:
     bound_cycles: int
     chain_cycles: int
     mca_cycles: float
+    # llvm-mca's resource-pressure bound for one call (Block RThroughput):
+    # the floor the execution ports put on it, whatever the chains.
+    throughput_cycles: float
     model: str
     instructions: int
     dot: str  # Graphviz source of the graph
@@ -148,6 +156,7 @@ class ChainBound:
             bound_cycles=int(data["bound_cycles"]),
             chain_cycles=int(data["chain_cycles"]),
             mca_cycles=float(data["mca_cycles"]),
+            throughput_cycles=float(data["throughput_cycles"]),
             model=str(data["model"]),
             instructions=int(data["instructions"]),
             dot=str(data["dot"]),
@@ -270,8 +279,16 @@ def probe_source(probe: Probe, align: int, root: Path = ROOT) -> str:
     )
 
 
-def mca(lines: list[str], tools: Tools, model: str, iterations: int) -> tuple[float, list[int]]:
-    """llvm-mca's cycles per iteration and each instruction's latency."""
+@dataclass(frozen=True)
+class McaResult:
+    cycles_per_iteration: float
+    latencies: list[int]  # per instruction
+    rthroughput: float  # Block RThroughput: the ports' bound per iteration
+
+
+def mca(lines: list[str], tools: Tools, model: str, iterations: int) -> McaResult:
+    """llvm-mca's cycles per iteration, each instruction's latency, and its
+    resource-pressure bound for the block."""
     try:
         res = subprocess.run(
             [tools.mca, f"-mcpu={model}", f"-iterations={iterations}", "-timeline",
@@ -295,7 +312,10 @@ def mca(lines: list[str], tools: Tools, model: str, iterations: int) -> tuple[fl
         if not match:
             break
         latencies.append(int(match.group(2)))
-    return int(total.group(1)) / iterations, latencies
+    pressure = re.search(r"Block RThroughput:\s+([\d.]+)", res.stdout)
+    if pressure is None:
+        raise AnalysisError("llvm-mca printed no Block RThroughput")
+    return McaResult(int(total.group(1)) / iterations, latencies, float(pressure.group(1)))
 
 
 def analyse(variant: str, align: int, tools: Tools, model: str) -> ChainBound:
@@ -318,14 +338,16 @@ def analyse(variant: str, align: int, tools: Tools, model: str) -> ChainBound:
             raise AnalysisError(f"the probe for {variant} does not compile: {first}")
     lines = fall_through(done.stdout)
     regs = [reg_form(line) for line in lines]
-    _, lat = mca(regs, tools, model, 1)
+    lat = mca(regs, tools, model, 1).latencies
     if len(lat) != len(regs):
         raise AnalysisError(f"llvm-mca gave {len(lat)} latencies for {len(regs)} instructions")
     # latency mode: the result becomes the next call's seed; loads in
     # register form, i.e. done before the chain reaches them, as an
     # out-of-order core does (llvm-mca would otherwise put each load-op's
     # load latency on the chain)
-    per_iter, _ = mca([*regs, "movl %eax, %esi"], tools, model, 100)
+    steady = mca([*regs, "movl %eax, %esi"], tools, model, 100)
+    # the ports' bound is the memory-operand path's: loads count on them
+    pressure = mca(lines, tools, model, 100).rthroughput
     # loads are off the chain; register moves are eliminated at rename on
     # every core this targets (Zen, and Intel since Ivy Bridge)
     lat = [0 if r == "nop" or MOVE.match(r) else lat[i] for i, r in enumerate(regs)]
@@ -348,7 +370,8 @@ def analyse(variant: str, align: int, tools: Tools, model: str) -> ChainBound:
         align=align,
         bound_cycles=bound,
         chain_cycles=chain,
-        mca_cycles=round(per_iter, 2),
+        mca_cycles=round(steady.cycles_per_iteration, 2),
+        throughput_cycles=pressure,
         model=model,
         instructions=n,
         dot=dot(title, lines, lat, edges, path),
@@ -486,6 +509,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             "bound_cycles": result.bound_cycles,
             "chain_cycles": result.chain_cycles,
             "mca_cycles": result.mca_cycles,
+            "throughput_cycles": result.throughput_cycles,
             "model": result.model,
             "method": METHOD,
             "instructions": result.instructions,

@@ -35,6 +35,9 @@ def unit_name(unit: str) -> str:
     return UNIT_NAMES.get(unit, unit)
 
 
+MODEL_OFF = "model off"
+
+
 @dataclass
 class Bound:
     """A model's floor set beside one measured figure: the csum lab's
@@ -45,11 +48,20 @@ class Bound:
     recomputed from the sources when a run is made, not kept in the history.
     """
 
-    status: str  # ok or n/a
-    cycles: int | None = None
+    status: str  # ok, n/a, or MODEL_OFF (the model exceeds the measurement)
+    cycles: float | None = None  # the larger of the chain and throughput bounds
     reason: str | None = None
     chain_cycles: int | None = None  # longest chain anywhere in the call
     mca_cycles: float | None = None  # llvm-mca's latency-mode steady state
+    seed_chain_cycles: int | None = None  # the chain from the input sum to the result
+    throughput_cycles: float | None = None  # llvm-mca's resource-pressure bound
+    binds: str | None = None  # "chain" or "throughput": which one is `cycles`
+
+    def text(self) -> str:
+        """The bound as a table shows it ("9", "3.5"); "n/a" or "model off" otherwise."""
+        if self.status == "ok" and self.cycles is not None:
+            return f"{self.cycles:g}"
+        return self.status
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -59,6 +71,9 @@ class Bound:
             "reason": self.reason,
             "chain_cycles": self.chain_cycles,
             "mca_cycles": self.mca_cycles,
+            "seed_chain_cycles": self.seed_chain_cycles,
+            "throughput_cycles": self.throughput_cycles,
+            "binds": self.binds,
         }
 
 

@@ -87,7 +87,7 @@ class Cell:
         bound = self.bound
         if bound is None or self.status not in ("ok", "n/a"):
             return "-"
-        return str(bound.cycles) if bound.status == "ok" else "n/a"
+        return bound.text()
 
     def interval(self) -> tuple[float, float] | None:
         f = self.figure
@@ -433,7 +433,7 @@ def _bound_notes(result: TableResult) -> list[str]:
             bound = result.cells[(row.key, column.key)].bound
             if bound is not None and bound.status == "ok":
                 chain = bound.chain_cycles
-                ours.append(f"{column.name} {model.label} {bound.cycles}, chain {chain}")
+                ours.append(f"{column.name} {model.label} {bound.text()}, chain {chain}")
             else:
                 ours.append(f"{column.name} {model.label} n/a")
         notes.append(

@@ -134,9 +134,11 @@ def _bound_cell(block: Block, figure: FigureResult | None) -> Cell:
     if bound is None:
         return Cell("-")
     if bound.status == "ok" and bound.cycles is not None:
-        return Cell(str(bound.cycles), bound=bound)
+        return Cell(bound.text(), bound=bound)
     reason = bound.reason or "no reason given"
-    return Cell(block.note_cell("n/a", reason), reason=f"n/a: {reason}", bound=bound)
+    return Cell(
+        block.note_cell(bound.status, reason), reason=f"{bound.status}: {reason}", bound=bound
+    )
 
 
 def _legend(model: BoundModel, block: Block, with_bound: list[bool]) -> list[str]:
