@@ -11,13 +11,6 @@
 #include <hotpath/rng.h>
 #include <stdio.h>
 
-struct hp_cpu_id {
-	char vendor[13];
-	char brand[49];
-	unsigned family, model, stepping;
-};
-
-void hp_cpu_identify(struct hp_cpu_id *id);
 /* vzeroupper where the CPU has AVX: the vector registers' upper halves
  * are clean again, and legacy SSE code after it pays nothing. */
 void hp_clean_upper(void);

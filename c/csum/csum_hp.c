@@ -8,15 +8,17 @@
  *   a chain of calls (latency mode, or a caller adding headers to a
  *   running sum) only two instructions sit between one call's sum and
  *   the next, and out-of-order execution overlaps the rest;
- * - the method is picked once, from cpuid: adc chains for short buffers,
- *   vector widening adds (csum_hp_avx2.c, csum_hp_avx512.c) from a
- *   crossover length measured on the target (HP_CSUM_VEC_MIN_*).
+ * - the method per length and address parity is the CPU's dispatch row
+ *   (hotpath/dispatch.h, c/dispatch/rows.c): adc chains for short
+ *   buffers, vector widening adds (csum_hp_avx2.c, csum_hp_avx512.c)
+ *   from lengths measured on that CPU.
  *
  * HOTPATH_CSUM_FORCE=scalar|avx2|avx2-hybrid|avx512 in the environment, or
  * hp_csum_set_path(), forces a path so that tests cover each one.
  */
 #include <hotpath/bench.h>
 #include <hotpath/csum.h>
+#include <hotpath/dispatch.h>
 
 #include <cpuid.h>
 #include <errno.h>
@@ -28,20 +30,12 @@
 #include "csum_impl.h"
 
 /*
- * Crossovers from scalar to vector, in bytes: below them the vector
- * path's fixed cost (horizontal reduction, vzeroupper, scalar tail) loses
- * to adc chains. Measured on the development machine (a Zen 1-class
- * EPYC guest, docs/labs/csum.md), latency, even and odd addresses: the
- * hybrid path overtakes the adc chains between 896 and 1024 bytes (896:
- * 76 against 75 cycles; 1024: 81 against 84), the pure AVX2 path near
- * 1 KiB too. The AVX-512 figure could not be measured there (no AVX-512):
- * it is the AVX2 one until someone measures it on a CPU that has it.
+ * Which method from which length is the dispatch row's (hotpath/dispatch.h:
+ * per CPU, or measured on this machine by `hotpath dispatch`). Below
+ * HP_CSUM_SHORT no row can choose a vector method, so short buffers pay no
+ * load and no compare for the choice.
  */
-#define HP_CSUM_VEC_MIN_AVX2 1024
-#define HP_CSUM_VEC_MIN_AVX2_HYBRID 1024
-#define HP_CSUM_VEC_MIN_AVX512 1024
-/* the smallest of them */
-#define HP_CSUM_VEC_MIN 1024
+#define HP_CSUM_VEC_MIN HP_CSUM_SHORT
 
 /*
  * acc plus the last @rem bytes (1..80) at @q, on one adc chain with no
@@ -160,8 +154,20 @@ uint32_t hp_csum_scalar(const void *buf, int len, uint32_t sum)
 	return csum_add32c(scalar_core(buf, (size_t)len), sum);
 }
 
-static hp_csum_fn vec_fn = hp_csum_scalar;
-static int vec_min = INT_MAX;
+/*
+ * hp_csum()'s plan for each address parity ([0] even, [1] odd): from
+ * from[i] bytes on, fn[i]; step 0 is the inlined scalar path, so fn[0] is
+ * never called. Set before main (constructor) or by hp_csum_set_path().
+ */
+struct csum_plan {
+	uint32_t from[HP_STEPS_MAX + 1];	/* from[n] == UINT32_MAX ends it */
+	hp_csum_fn fn[HP_STEPS_MAX];
+	uint8_t n;
+};
+static struct csum_plan plans[2] = {
+	{ .from = { 0, UINT32_MAX }, .fn = { hp_csum_scalar }, .n = 1 },
+	{ .from = { 0, UINT32_MAX }, .fn = { hp_csum_scalar }, .n = 1 },
+};
 static enum hp_csum_path cur_path = HP_CSUM_PATH_SCALAR;
 
 static const char *const path_names[] = {
@@ -216,9 +222,61 @@ static int path_supported(enum hp_csum_path path)
 	}
 }
 
+/* A row's method on this CPU: AVX-512 falls back to AVX2 (the hybrid
+ * where 256-bit operations are split), AVX2 to the adc chains. */
+static enum hp_csum_path usable(enum hp_csum_path path)
+{
+	if (path == HP_CSUM_PATH_AVX512 && !path_supported(path))
+		path = vector_side_is_narrow() ? HP_CSUM_PATH_AVX2_HYBRID : HP_CSUM_PATH_AVX2;
+	return path_supported(path) ? path : HP_CSUM_PATH_SCALAR;
+}
+
+static hp_csum_fn path_fn(enum hp_csum_path path)
+{
+	switch (path) {
+	case HP_CSUM_PATH_AVX512:
+		return hp_csum_avx512;
+	case HP_CSUM_PATH_AVX2:
+		return hp_csum_avx2;
+	case HP_CSUM_PATH_AVX2_HYBRID:
+		return hp_csum_avx2_hybrid;
+	default:
+		return hp_csum_scalar;
+	}
+}
+
+static void plan_steps(struct csum_plan *plan, const struct hp_steps *steps)
+{
+	plan->n = 0;
+	for (int i = 0; i < steps->n; i++) {
+		hp_csum_fn fn = path_fn(usable(steps->method[i]));
+
+		if (plan->n && plan->fn[plan->n - 1] == fn)
+			continue;	/* a fallback that repeats the step before */
+		plan->from[plan->n] = steps->from[i];
+		plan->fn[plan->n++] = fn;
+	}
+	plan->from[plan->n] = UINT32_MAX;
+}
+
+/**
+ * hp_csum_use_row() - take hp_csum()'s methods from a dispatch row.
+ * @row: the row (hp_dispatch() for the one in use)
+ *
+ * Methods this CPU lacks fall back (usable()). hp_csum_get_path() then
+ * names the method for the longest even buffers.
+ */
+void hp_csum_use_row(const struct hp_dispatch_row *row)
+{
+	plan_steps(&plans[0], &row->csum[0]);
+	plan_steps(&plans[1], &row->csum[1]);
+	cur_path = usable(row->csum[0].method[row->csum[0].n - 1]);
+}
+
 /**
  * hp_csum_set_path() - choose how hp_csum() handles long buffers.
- * @path: HP_CSUM_PATH_AUTO (the fastest this CPU has), or one path
+ * @path: HP_CSUM_PATH_AUTO (the dispatch row in use), or one path, then
+ *        used for every length from HP_CSUM_SHORT at both parities
  *
  * Return: 0, or -1 with errno ENOTSUP when this CPU cannot run @path
  * (the current path is then left as it was).
@@ -226,35 +284,21 @@ static int path_supported(enum hp_csum_path path)
 int hp_csum_set_path(enum hp_csum_path path)
 {
 	if (path == HP_CSUM_PATH_AUTO) {
-		if (path_supported(HP_CSUM_PATH_AVX512))
-			path = HP_CSUM_PATH_AVX512;
-		else if (path_supported(HP_CSUM_PATH_AVX2))
-			path = vector_side_is_narrow() ?
-				HP_CSUM_PATH_AVX2_HYBRID : HP_CSUM_PATH_AVX2;
-		else
-			path = HP_CSUM_PATH_SCALAR;
+		hp_csum_use_row(hp_dispatch());
+		return 0;
 	}
 	if (!path_supported(path)) {
 		errno = ENOTSUP;
 		return -1;
 	}
-	switch (path) {
-	case HP_CSUM_PATH_AVX512:
-		vec_fn = hp_csum_avx512;
-		vec_min = HP_CSUM_VEC_MIN_AVX512;
-		break;
-	case HP_CSUM_PATH_AVX2:
-		vec_fn = hp_csum_avx2;
-		vec_min = HP_CSUM_VEC_MIN_AVX2;
-		break;
-	case HP_CSUM_PATH_AVX2_HYBRID:
-		vec_fn = hp_csum_avx2_hybrid;
-		vec_min = HP_CSUM_VEC_MIN_AVX2_HYBRID;
-		break;
-	default:
-		vec_fn = hp_csum_scalar;
-		vec_min = INT_MAX;
-		break;
+	for (int odd = 0; odd < 2; odd++) {
+		plans[odd].n = 1;
+		if (path != HP_CSUM_PATH_SCALAR) {
+			plans[odd].from[1] = HP_CSUM_SHORT;
+			plans[odd].fn[1] = path_fn(path);
+			plans[odd].n = 2;
+		}
+		plans[odd].from[plans[odd].n] = UINT32_MAX;
 	}
 	cur_path = path;
 	return 0;
@@ -265,7 +309,7 @@ enum hp_csum_path hp_csum_get_path(void)
 	return cur_path;
 }
 
-/* Once at load: the fastest path, unless HOTPATH_CSUM_FORCE names one. */
+/* Once at load: the dispatch row's plan, unless HOTPATH_CSUM_FORCE names a path. */
 __attribute__((constructor)) static void hp_csum_init(void)
 {
 	const char *force = getenv("HOTPATH_CSUM_FORCE");
@@ -297,13 +341,25 @@ __attribute__((constructor)) static void hp_csum_init(void)
  *
  * Return: as hp_csum_scalar(); every path returns the same bits.
  */
+/* The row's vector steps, from the second on: out of line, so that the
+ * short path in hp_csum() stays small. */
+static __attribute__((noinline)) uint32_t vector_steps(const struct csum_plan *plan,
+						       const void *buf, int len, uint32_t sum)
+{
+	int i = 2;
+
+	while ((uint32_t)len >= plan->from[i])
+		i++;
+	return plan->fn[i - 1](buf, len, sum);
+}
+
 uint32_t hp_csum(const void *buf, int len, uint32_t sum)
 {
-	/* Against an immediate, not vec_min: no load before the short path
-	 * (vec_min is never below it). */
-	if (__builtin_expect(len < HP_CSUM_VEC_MIN, 1))
+	const struct csum_plan *plan = &plans[(uintptr_t)buf & 1];
+
+	/* Against an immediate first: no load before the short path. Then
+	 * up to the row's first vector step the same inlined adc chains. */
+	if (__builtin_expect(len < HP_CSUM_VEC_MIN, 1) || (uint32_t)len < plan->from[1])
 		return csum_add32c(scalar_core(buf, (size_t)len), sum);
-	if (len < vec_min)
-		return hp_csum_scalar(buf, len, sum);
-	return vec_fn(buf, len, sum);
+	return vector_steps(plan, buf, len, sum);
 }

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 
 from hotpath import __version__
-from hotpath.commands import calibrate, compare, history, lab, listing, report, suite
+from hotpath.commands import calibrate, compare, dispatch, history, lab, listing, report, suite
 from hotpath.errors import HotpathError
 from hotpath.labs import ALL_LABS
 from hotpath.render import symbols
@@ -41,6 +41,7 @@ def build_parser() -> argparse.ArgumentParser:
     history.add_parser(subparsers)
     compare.add_parser(subparsers)
     report.add_parser(subparsers)
+    dispatch.add_parser(subparsers)
     listing.add_parser(subparsers)
     return parser
 

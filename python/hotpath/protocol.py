@@ -171,6 +171,9 @@ class PrimitiveListing:
 class Listing:
     cpu: Cpu
     primitives: list[PrimitiveListing]
+    # The dispatch row hp_csum()/hp_crc32c() use (name, source, text); None
+    # from a runner that does not say (hotpath.dispatch).
+    dispatch: dict[str, str] | None = None
 
     def primitive(self, name: str) -> PrimitiveListing | None:
         return next((p for p in self.primitives if p.name == name), None)
@@ -360,4 +363,9 @@ def parse_listing(doc: Any) -> Listing:
                 variants=[parse_variant(v) for v in _get(prim, "variants", list, "primitives[]")],
             )
         )
-    return Listing(cpu=parse_cpu(_get(doc, "cpu", dict, "list")), primitives=primitives)
+    row = doc.get("dispatch")
+    return Listing(
+        cpu=parse_cpu(_get(doc, "cpu", dict, "list")),
+        primitives=primitives,
+        dispatch={k: str(v) for k, v in row.items()} if isinstance(row, dict) else None,
+    )

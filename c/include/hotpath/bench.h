@@ -137,6 +137,15 @@ extern const struct hp_primitive *const hp_primitives[];
 const struct hp_primitive *hp_primitive_find(const char *name);
 
 uint32_t hp_cpu_features(void);
+
+/* Who made this CPU and which one it is (cpuid leaves 0, 1, 80000002h-4h). */
+struct hp_cpu_id {
+	char vendor[13];
+	char brand[49];
+	unsigned family, model, stepping;
+};
+
+void hp_cpu_identify(struct hp_cpu_id *id);
 const char *hp_cpu_feature_name(unsigned bit);
 
 /* ---- Clock primitives used inside burst functions ---- */

@@ -51,6 +51,10 @@ uint32_t hp_crc32c_slice8(uint32_t crc, const void *buf, size_t len);
 uint32_t hp_crc32c_sse42(uint32_t crc, const void *buf, size_t len);
 /* Three interleaved crc32q streams merged with PCLMULQDQ (SSE4.2+PCLMUL). */
 uint32_t hp_crc32c_sse42_3way(uint32_t crc, const void *buf, size_t len);
+/* hp_crc32c()'s methods per length from a dispatch row (hotpath/dispatch.h);
+ * before main it takes hp_dispatch()'s. */
+struct hp_dispatch_row;
+void hp_crc32c_use_row(const struct hp_dispatch_row *row);
 /* The kernel's x86 choice: one stream below 512 bytes, three from 512. */
 uint32_t hp_crc32c_kernel_x86(uint32_t crc, const void *buf, size_t len);
 

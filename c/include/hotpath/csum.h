@@ -70,6 +70,8 @@ enum hp_csum_path {
  * HOTPATH_CSUM_FORCE=scalar|avx2|avx2-hybrid|avx512 does the same
  * when the library loads. */
 int hp_csum_set_path(enum hp_csum_path path);
+struct hp_dispatch_row;
+void hp_csum_use_row(const struct hp_dispatch_row *row);
 enum hp_csum_path hp_csum_get_path(void);
 const char *hp_csum_path_name(enum hp_csum_path path);
 /* The paths themselves, each valid for any length. */

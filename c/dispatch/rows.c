@@ -1,0 +1,111 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The built-in dispatch rows: which method hp_csum() and hp_crc32c() use
+ * from which length, per CPU (hotpath/dispatch.h has the format). Each row
+ * says where its figures come from; `hotpath dispatch` measures a row on
+ * the machine it runs on and `--write FILE` saves it for HOTPATH_DISPATCH.
+ */
+#include <hotpath/dispatch.h>
+
+#include <pthread.h>
+#include <stdio.h>
+#include <string.h>
+
+struct builtin {
+	const char *vendor;		/* cpuid's vendor string */
+	unsigned int family;
+	unsigned int model_lo, model_hi;
+	const char *text;
+};
+
+/*
+ * generic: what hp_csum() and hp_crc32c() did before rows, measured on a
+ * Zen 1-class EPYC (docs/labs/csum.md, docs/labs/crc32c.md): vector
+ * checksum from 1 KiB, CRC folding from 64 bytes, eight lanes from 128,
+ * the 512-bit fold from 256 where the CPU has it.
+ */
+#define GENERIC_CRC32C "crc32c = sse42 0, fold4 64, fold8 128, avx512 256\n"
+static const char generic[] =
+	"name = generic\n"
+	"csum.even = scalar 0, avx512 1024\n"
+	"csum.odd = scalar 0, avx512 1024\n"
+	GENERIC_CRC32C;
+
+#define ZEN4 \
+	"name = zen4\n" \
+	"csum.even = scalar 0, avx512 256, avx2 3072\n" \
+	"csum.odd = scalar 0, avx2 256\n" \
+	"crc32c = sse42 0, sse42-3way 64, avx512 256, sse42-3way 384, avx512 512\n"
+
+static const struct builtin builtins[] = {
+	/*
+	 * Zen 1 and Zen+ (family 17h below model 30h; Hygon's family 18h is
+	 * built on them): 256-bit operations run as two 128-bit halves, so
+	 * the hybrid path (vector and adc chains at once) wins; crossovers
+	 * measured there as for the generic row.
+	 */
+	{ "AuthenticAMD", 0x17, 0x00, 0x2f,
+	  "name = zen1\n"
+	  "csum.even = scalar 0, avx2-hybrid 1024\n"
+	  "csum.odd = scalar 0, avx2-hybrid 1024\n" GENERIC_CRC32C },
+	{ "HygonGenuine", 0x18, 0x00, 0xff,
+	  "name = zen1\n"
+	  "csum.even = scalar 0, avx2-hybrid 1024\n"
+	  "csum.odd = scalar 0, avx2-hybrid 1024\n" GENERIC_CRC32C },
+	/*
+	 * Zen 4 (family 19h models 10h-1Fh Genoa, 60h-7Fh Phoenix/Raphael,
+	 * A0h-AFh Bergamo), from the two sweeps of 2026-11-23 in
+	 * shared/measurements/zen4-2026-11-23 (latency and throughput agree):
+	 * - csum, even: the AVX-512 loop from 256 bytes (13.9 against 21.9
+	 *   cycles scalar, 18.9 AVX2), AVX2 again from 3 KiB (4 KiB: 134
+	 *   against 141);
+	 * - csum, odd: AVX2 from 256 bytes; the AVX-512 loop loses at odd
+	 *   addresses everywhere (4 KiB: 141 against 226);
+	 * - crc32c: one crc32q stream below 64 bytes, three streams (crc32q
+	 *   issues every cycle here) from 64, the 512-bit fold from 256
+	 *   except 384..511, where its 128-byte tail costs more than three
+	 *   streams (384: 62-68 against 97-99 cycles).
+	 */
+	{ "AuthenticAMD", 0x19, 0x10, 0x1f, ZEN4 },
+	{ "AuthenticAMD", 0x19, 0x60, 0x7f, ZEN4 },
+	{ "AuthenticAMD", 0x19, 0xa0, 0xaf, ZEN4 },
+};
+
+#define NBUILTIN (sizeof(builtins) / sizeof(*builtins))
+static struct hp_dispatch_row parsed[NBUILTIN + 1];	/* [NBUILTIN]: generic */
+static pthread_once_t parsed_once = PTHREAD_ONCE_INIT;
+
+static void parse_one(const char *text, struct hp_dispatch_row *row)
+{
+	char err[200];
+
+	/* The rows are this file's: one that does not parse is a bug that
+	 * tests/c/test_dispatch.c catches; here it falls back to generic. */
+	if (hp_dispatch_parse(text, row, err, sizeof(err))) {
+		fprintf(stderr, "hotpath: built-in dispatch row: %s\n", err);
+		hp_dispatch_parse(generic, row, err, sizeof(err));
+	}
+	snprintf(row->source, sizeof(row->source), "built-in");
+}
+
+static void parse_all(void)
+{
+	for (size_t i = 0; i < NBUILTIN; i++)
+		parse_one(builtins[i].text, &parsed[i]);
+	parse_one(generic, &parsed[NBUILTIN]);
+}
+
+const struct hp_dispatch_row *hp_dispatch_builtin(const char *vendor,
+						  unsigned int family,
+						  unsigned int model)
+{
+	pthread_once(&parsed_once, parse_all);
+	for (size_t i = 0; i < NBUILTIN; i++) {
+		const struct builtin *b = &builtins[i];
+
+		if (!strcmp(b->vendor, vendor) && b->family == family &&
+		    model >= b->model_lo && model <= b->model_hi)
+			return &parsed[i];
+	}
+	return &parsed[NBUILTIN];
+}

@@ -1,0 +1,81 @@
+/* SPDX-License-Identifier: GPL-2.0-only */
+/*
+ * Which method hp_csum() and hp_crc32c() use at each length, per CPU.
+ *
+ * The fastest method for a length depends on the core: on a Zen 1-class
+ * core the vector checksum pays off from about 1 KiB, on a Zen 4 its
+ * AVX-512 loop wins from 256 bytes at even addresses and loses to AVX2 at
+ * odd ones. So the choice is data: a row of steps ("from this length, this
+ * method") per CPU, never constants in the code.
+ *
+ * The row in use is, in this order:
+ * - the file named by HOTPATH_DISPATCH (what `hotpath dispatch --write`
+ *   measured on this machine): applied without recompiling;
+ * - the built-in row whose CPU (vendor, family, model range) matches;
+ * - the generic row.
+ * A method this CPU cannot run is replaced by the step before it (the
+ * first step by the portable method), so any row runs anywhere.
+ *
+ * Row text, one key per line, '#' comments:
+ *   name = zen4
+ *   csum.even = scalar 0, avx512 256, avx2 4096
+ *   csum.odd = scalar 0, avx2 256
+ *   crc32c = sse42 0, sse42-3way 64, avx512 256
+ * Steps ascend from 0; at most HP_STEPS_MAX of them. csum methods:
+ * scalar, avx2, avx2-hybrid, avx512 (scalar first: below HP_CSUM_SHORT and
+ * up to the second step hp_csum() runs its inlined adc chains). crc32c
+ * methods: slice8, sse42, sse42-3way, fold4, fold8, avx512.
+ */
+#ifndef HOTPATH_DISPATCH_H
+#define HOTPATH_DISPATCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#define HP_STEPS_MAX 8
+/* Lengths below this always take hp_csum()'s inlined scalar path: a row
+ * cannot start a vector method before it (no load, no compare there). */
+#define HP_CSUM_SHORT 64
+
+struct hp_steps {
+	uint32_t from[HP_STEPS_MAX];	/* ascending, from[0] == 0 */
+	uint8_t method[HP_STEPS_MAX];
+	uint8_t n;
+};
+
+enum hp_crc32c_method {
+	HP_CRC32C_SLICE8,
+	HP_CRC32C_SSE42,
+	HP_CRC32C_SSE42_3WAY,
+	HP_CRC32C_FOLD4,
+	HP_CRC32C_FOLD8,
+	HP_CRC32C_AVX512,
+	HP_CRC32C_NMETHODS
+};
+
+struct hp_dispatch_row {
+	char name[32];
+	char source[256];		/* "built-in" or the file it came from */
+	struct hp_steps csum[2];	/* [0] even addresses, [1] odd; enum hp_csum_path */
+	struct hp_steps crc32c;		/* enum hp_crc32c_method */
+};
+
+/* The row in use (chosen once, on first use; thread-safe after that). */
+const struct hp_dispatch_row *hp_dispatch(void);
+
+/* The built-in row for a CPU (vendor string as cpuid gives it). */
+const struct hp_dispatch_row *hp_dispatch_builtin(const char *vendor,
+						  unsigned int family,
+						  unsigned int model);
+
+/* Parse row text into *row; 0, or -1 with a one-line reason in err. */
+int hp_dispatch_parse(const char *text, struct hp_dispatch_row *row,
+		      char *err, size_t errlen);
+
+/* Row text (the format above) into buf; returns the length it needs. */
+size_t hp_dispatch_format(const struct hp_dispatch_row *row, char *buf,
+			  size_t len);
+
+const char *hp_crc32c_method_name(enum hp_crc32c_method method);
+
+#endif /* HOTPATH_DISPATCH_H */

@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath dispatch`: which method of hp_csum() and hp_crc32c() wins at
+each length on this machine, as a dispatch row (c/include/hotpath/dispatch.h).
+
+The engine times each method as the variant that runs it alone (hp-csum-avx2
+is hp_csum()'s AVX2 path at every length, sse42-3way hp_crc32c()'s three
+streams, ...) beside hotpath's own (hp-csum, hotpath), which runs the row in
+use. Per length (and, for the checksum, per address parity) the method
+with the lowest geometric mean over the modes of its time over the best
+wins; one that stays within STICKY of the winner keeps its place, so the
+row does not flap on noise. The winners, run-length compressed, are the
+row; beside each length the row in use's figure and the gain the new row
+would bring. `--write FILE` saves the row for HOTPATH_DISPATCH.
+"""
+
+import math
+from dataclasses import dataclass
+
+from hotpath.results import FigureResult, RunResult
+
+STEPS_MAX = 8  # HP_STEPS_MAX
+CSUM_SHORT = 64  # HP_CSUM_SHORT: no vector method below it
+STICKY = 0.02  # the method of the length before keeps winning within 2%
+
+# method name in the row -> the variant that runs that method alone
+CSUM_METHODS = {
+    "scalar": "hp-csum-scalar",
+    "avx2": "hp-csum-avx2",
+    "avx2-hybrid": "hp-csum-avx2-hybrid",
+    "avx512": "hp-csum-avx512",
+}
+CRC32C_METHODS = {
+    "slice8": "slice-by-8",
+    "sse42": "sse42-1stream",
+    "sse42-3way": "sse42-3way",
+    "fold4": "pclmul-fold4",
+    "fold8": "pclmul-fold8",
+    "avx512": "vpclmul-avx512",
+}
+CSUM_IN_USE, CRC32C_IN_USE = "hp-csum", "hotpath"
+CSUM_SIZES = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192,
+              16384, 65536)  # fmt: skip
+CRC32C_SIZES = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048, 4096, 16384,
+                65536, 1048576)  # fmt: skip
+
+
+@dataclass
+class Point:
+    """One length (and parity): the chosen method and what it gains."""
+
+    size: int
+    align: int
+    method: str
+    chosen: float  # geometric mean over modes of the chosen method's median
+    in_use: float | None  # the same for the row in use (hp-csum, hotpath)
+
+    @property
+    def gain(self) -> float | None:
+        return self.in_use / self.chosen if self.in_use else None
+
+
+def _score(figs: dict[str, list[FigureResult]]) -> dict[str, float]:
+    """Per variant, the geometric mean over modes of its median over the best."""
+    modes: dict[str, dict[str, float]] = {}
+    for variant, figures in figs.items():
+        for f in figures:
+            if f.timed and f.median:
+                modes.setdefault(f.mode, {})[variant] = f.median
+    scores: dict[str, list[float]] = {}
+    for per in modes.values():
+        best = min(per.values())
+        for variant, median in per.items():
+            scores.setdefault(variant, []).append(math.log(median / best))
+    return {v: math.exp(sum(x) / len(x)) for v, x in scores.items() if len(x) == len(modes)}
+
+
+def _geomean(figures: list[FigureResult]) -> float | None:
+    values = [f.median for f in figures if f.timed and f.median]
+    return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
+
+
+def choose(
+    run: RunResult, primitive: str, methods: dict[str, str], in_use: str, align: int
+) -> list[Point]:
+    """The winning method at each measured length of one alignment."""
+    by_size: dict[int, dict[str, list[FigureResult]]] = {}
+    for f in run.figures:
+        if f.primitive == primitive and f.align == align:
+            by_size.setdefault(f.size, {}).setdefault(f.variant, []).append(f)
+    names = {variant: method for method, variant in methods.items()}
+    points: list[Point] = []
+    for size in sorted(by_size):
+        figs = by_size[size]
+        scores = {names[v]: s for v, s in _score(figs).items() if v in names}
+        if primitive == "csum_partial" and size < CSUM_SHORT:
+            scores = {m: s for m, s in scores.items() if m == "scalar"}
+        if not scores:
+            continue
+        method = min(scores, key=lambda m: scores[m])
+        previous = points[-1].method if points else None
+        if previous in scores and scores[previous] <= scores[method] * (1 + STICKY):
+            method = previous
+        chosen = _geomean(figs[methods[method]])
+        assert chosen is not None
+        points.append(Point(size, align, method, chosen, _geomean(figs.get(in_use, []))))
+    return points
+
+
+def steps(points: list[Point], first: str | None = None) -> list[tuple[str, int]]:
+    """Run-length steps from 0; the checksum's first step is always scalar.
+
+    More than STEPS_MAX changes: the shortest run merges into the step before."""
+    out: list[tuple[str, int]] = [(first, 0)] if first else []
+    for p in points:
+        if not out:
+            out.append((p.method, 0))
+        elif p.method != out[-1][0]:
+            out.append((p.method, p.size))
+    while len(out) > STEPS_MAX:
+        spans = [(out[i + 1][1] if i + 1 < len(out) else math.inf) - out[i][1]
+                 for i in range(1, len(out))]  # fmt: skip
+        del out[1 + spans.index(min(spans))]
+        merged = [out[0]]
+        for step in out[1:]:
+            if step[0] != merged[-1][0]:
+                merged.append(step)
+        out = merged
+    return out
+
+
+def row_text(name: str, csum: dict[int, list[tuple[str, int]]], crc: list[tuple[str, int]]) -> str:
+    def line(key: str, row: list[tuple[str, int]]) -> str:
+        return f"{key} = " + ", ".join(f"{m} {n}" for m, n in row)
+
+    return "\n".join(
+        [f"name = {name}", line("csum.even", csum[0]), line("csum.odd", csum[1]),
+         line("crc32c", crc), ""]
+    )  # fmt: skip

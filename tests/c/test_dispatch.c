@@ -1,0 +1,198 @@
+// SPDX-License-Identifier: GPL-2.0-only
+/*
+ * The dispatch rows (hotpath/dispatch.h): every built-in row parses and
+ * prints back to the same text, CPUs find their rows, bad row text is
+ * refused with the reason, and hp_csum() and hp_crc32c() under every
+ * built-in row (its methods falling back where this CPU lacks them) give
+ * the reference's results at every length 0..4096, even and odd, with the
+ * last byte against a guard page. HOTPATH_DISPATCH's file is taken, and a
+ * bad one named and replaced by the built-in row, in a child process.
+ */
+#include <hotpath/crc32c.h>
+#include <hotpath/csum.h>
+#include <hotpath/dispatch.h>
+#include <hotpath/guard.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check.h"
+#define TEST_RNG_SEED 0x9e3779b97f4a7c15ull
+#include "testdata.h"
+
+static struct hp_guarded g;
+
+static const struct {
+	const char *vendor;
+	unsigned int family, model;
+	const char *row;
+} cpus[] = {
+	{ "AuthenticAMD", 0x17, 0x01, "zen1" },		/* EPYC 7001 */
+	{ "HygonGenuine", 0x18, 0x00, "zen1" },
+	{ "AuthenticAMD", 0x19, 0x11, "zen4" },		/* EPYC 9004 */
+	{ "AuthenticAMD", 0x19, 0x61, "zen4" },
+	{ "AuthenticAMD", 0x19, 0x01, "generic" },	/* Zen 3: not measured into a row */
+	{ "GenuineIntel", 0x06, 0x8f, "generic" },
+};
+
+static void test_rows_parse_and_print_back(void)
+{
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(*cpus); i++) {
+		const struct hp_dispatch_row *row =
+			hp_dispatch_builtin(cpus[i].vendor, cpus[i].family, cpus[i].model);
+		struct hp_dispatch_row again;
+		char text[1024], text2[1024], err[200];
+
+		CHECK(!strcmp(row->name, cpus[i].row), "%s %#x/%#x: row %s, want %s",
+		      cpus[i].vendor, cpus[i].family, cpus[i].model, row->name, cpus[i].row);
+		CHECK(!strcmp(row->source, "built-in"), "source %s", row->source);
+		hp_dispatch_format(row, text, sizeof(text));
+		CHECK(!hp_dispatch_parse(text, &again, err, sizeof(err)), "%s: %s", row->name, err);
+		hp_dispatch_format(&again, text2, sizeof(text2));
+		CHECK(!strcmp(text, text2), "%s does not print back:\n%s\n%s", row->name, text,
+		      text2);
+	}
+}
+
+static void refused(const char *text, const char *want)
+{
+	struct hp_dispatch_row row;
+	char err[200] = "";
+
+	CHECK(hp_dispatch_parse(text, &row, err, sizeof(err)) == -1, "accepted: %s", text);
+	CHECK(strstr(err, want) != NULL, "'%s': said '%s', want '%s'", text, err, want);
+}
+
+static void test_bad_rows(void)
+{
+	const char *ok = "csum.odd = scalar 0\ncrc32c = sse42 0\n";
+	char text[512];
+
+	refused("csum.even = scalar 0\ncrc32c = sse42 0\n", "missing csum.odd");
+	snprintf(text, sizeof(text), "csum.even = avx2 0\n%s", ok);
+	refused(text, "the first step must be scalar");
+	snprintf(text, sizeof(text), "csum.even = scalar 0, avx2 32\n%s", ok);
+	refused(text, "no vector method below 64 bytes");
+	snprintf(text, sizeof(text), "csum.even = scalar 0, avx2 512, avx512 256\n%s", ok);
+	refused(text, "must start at 0 and ascend");
+	snprintf(text, sizeof(text), "csum.even = scalar 0, sse9 512\n%s", ok);
+	refused(text, "method 'sse9': allowed: scalar, avx2, avx2-hybrid, avx512");
+	snprintf(text, sizeof(text), "csum.even = scalar\n%s", ok);
+	refused(text, "expected METHOD LENGTH");
+	snprintf(text, sizeof(text), "csum.even = scalar 0\n%swidth = 3\n", ok);
+	refused(text, "key 'width': allowed");
+	snprintf(text, sizeof(text), "csum.even = scalar 0\ncsum.odd = scalar 0\n"
+		 "crc32c = sse42 0, fold4 1, fold4 2, fold4 3, fold4 4, fold4 5, fold4 6, "
+		 "fold4 7, fold4 8\n");
+	refused(text, "more than 8 steps");
+}
+
+static unsigned long wrong;
+
+static void sweep(void *arg)
+{
+	const char *name = arg;
+
+	for (size_t len = 0; len <= 4096; len++)
+		for (size_t a = 0; a < 2; a++) {
+			const uint8_t *p = hp_guarded_butt(&g, len);
+			uint32_t seed = (uint32_t)rnd();
+
+			p -= a;	/* odd and even addresses, still ending at the guard */
+			if (hp_csum(p, (int)len, seed) != hp_csum_scalar(p, (int)len, seed) &&
+			    wrong++ < 5)
+				fprintf(stderr, "  %s: hp_csum len %zu odd %zu wrong\n", name, len,
+					(size_t)((uintptr_t)p & 1));
+			if (hp_crc32c(seed, p, len) != hp_crc32c_ref(seed, p, len) && wrong++ < 5)
+				fprintf(stderr, "  %s: hp_crc32c len %zu wrong\n", name, len);
+		}
+}
+
+static void test_every_row_is_correct_here(void)
+{
+	for (size_t i = 0; i < sizeof(cpus) / sizeof(*cpus); i++) {
+		const struct hp_dispatch_row *row =
+			hp_dispatch_builtin(cpus[i].vendor, cpus[i].family, cpus[i].model);
+
+		hp_csum_use_row(row);
+		hp_crc32c_use_row(row);
+		wrong = 0;
+		CHECK(!hp_guarded_call(sweep, (void *)row->name), "%s read outside", row->name);
+		CHECK(wrong == 0, "row %s: %lu results wrong", row->name, wrong);
+	}
+	hp_csum_use_row(hp_dispatch());
+	hp_crc32c_use_row(hp_dispatch());
+}
+
+/* HOTPATH_DISPATCH is read on first use: ask a child what it took. */
+static void child_says(const char *self, const char *file, const char *want_out,
+		       const char *want_err)
+{
+	char cmd[1024], out[512] = "", err_path[] = "/tmp/hotpath-dispatch-XXXXXX";
+	char err[512] = "";
+	int fd = mkstemp(err_path);
+	FILE *f;
+
+	snprintf(cmd, sizeof(cmd), "HOTPATH_DISPATCH=%s %s --print-row 2>%s", file, self,
+		 err_path);
+	f = popen(cmd, "r");
+	if (f) {
+		size_t n = fread(out, 1, sizeof(out) - 1, f);
+
+		out[n] = 0;
+		pclose(f);
+	}
+	f = fdopen(fd, "r");
+	if (f) {
+		size_t n = fread(err, 1, sizeof(err) - 1, f);
+
+		err[n] = 0;
+		fclose(f);
+	}
+	unlink(err_path);
+	CHECK(strstr(out, want_out) != NULL, "HOTPATH_DISPATCH=%s: row\n%s\nwant %s", file, out,
+	      want_out);
+	CHECK(strstr(err, want_err) != NULL, "HOTPATH_DISPATCH=%s: said '%s', want '%s'", file,
+	      err, want_err);
+}
+
+static void test_env_file(const char *self)
+{
+	char good[] = "/tmp/hotpath-row-XXXXXX", bad[] = "/tmp/hotpath-row-XXXXXX";
+	FILE *f = fdopen(mkstemp(good), "w");
+
+	fputs("# measured here\nname = mine\ncsum.even = scalar 0, avx2 512\n"
+	      "csum.odd = scalar 0\ncrc32c = sse42 0, sse42-3way 64\n", f);
+	fclose(f);
+	f = fdopen(mkstemp(bad), "w");
+	fputs("name = broken\ncsum.even = scalar 0\n", f);
+	fclose(f);
+	child_says(self, good, "name = mine\ncsum.even = scalar 0, avx2 512\n", "");
+	child_says(self, bad, "name = ", "missing csum.odd; using the built-in row");
+	child_says(self, "/nonexistent/row", "name = ", "No such file or directory");
+	unlink(good);
+	unlink(bad);
+}
+
+int main(int argc, char **argv)
+{
+	if (argc > 1 && !strcmp(argv[1], "--print-row")) {
+		char text[1024];
+
+		hp_dispatch_format(hp_dispatch(), text, sizeof(text));
+		fputs(text, stdout);
+		return 0;
+	}
+	if (hp_guarded_alloc(&g, 4096 + 64)) {
+		perror("hp_guarded_alloc");
+		return 2;
+	}
+	test_rows_parse_and_print_back();
+	test_bad_rows();
+	test_every_row_is_correct_here();
+	test_env_file(argv[0]);
+	hp_guarded_free(&g);
+	return check_summary("test_dispatch");
+}

@@ -1,0 +1,73 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath dispatch`: winners per length, the row's steps, and the command's output."""
+
+import itertools
+from pathlib import Path
+
+import pytest
+
+from hotpath import dispatch
+from hotpath.machine import Fingerprint
+from hotpath.results import FigureResult, RunResult
+
+
+def fig(variant, size, median, mode="latency", align=0, primitive="csum_partial"):
+    return FigureResult(
+        lab="csum", primitive=primitive, variant=variant, size=size, align=align, mode=mode,
+        unit="cycles", status="ok", n=40, median=median, ci_lo=median, ci_hi=median,
+    )  # fmt: skip
+
+
+def run_of(*figures):
+    run = RunResult(command="dispatch", started="now", machine=Fingerprint())
+    run.figures.extend(figures)
+    return run
+
+
+def test_winner_per_length_sticks_within_two_percent():
+    run = run_of(
+        fig("hp-csum-scalar", 128, 10.0), fig("hp-csum-avx2", 128, 12.0), fig("hp-csum", 128, 10),
+        # avx2 wins by 1%: scalar keeps its place (no flapping on noise)
+        fig("hp-csum-scalar", 256, 20.2), fig("hp-csum-avx2", 256, 20.0),
+        fig("hp-csum-scalar", 512, 40.0), fig("hp-csum-avx2", 512, 25.0), fig("hp-csum", 512, 40),
+    )  # fmt: skip
+    points = dispatch.choose(run, "csum_partial", dispatch.CSUM_METHODS, "hp-csum", 0)
+    assert [(p.size, p.method) for p in points] == [(128, "scalar"), (256, "scalar"),
+                                                     (512, "avx2")]  # fmt: skip
+    assert points[2].gain == pytest.approx(40 / 25)
+    assert points[1].gain is None  # no in-use figure at 256
+    assert dispatch.steps(points, "scalar") == [("scalar", 0), ("avx2", 512)]
+
+
+def test_both_modes_count():
+    crc = {"primitive": "crc32c"}
+    run = run_of(
+        fig("sse42-1stream", 64, 20.0, **crc), fig("sse42-3way", 64, 22.0, **crc),
+        fig("sse42-1stream", 64, 20.0, "throughput", **crc),
+        fig("sse42-3way", 64, 14.0, "throughput", **crc),
+    )  # fmt: skip
+    points = dispatch.choose(run, "crc32c", dispatch.CRC32C_METHODS, "hotpath", 0)
+    assert points[0].method == "sse42-3way"  # 1.1x in latency, 0.7x in throughput
+
+
+def test_steps_merge_the_shortest_run_beyond_eight():
+    points = [
+        dispatch.Point(size, 0, method, 1.0, None)
+        for size, method in zip(
+            range(64, 64 * 12, 64),
+            ["avx2", "avx512", "avx2", "avx512", "avx2", "avx512", "avx2", "avx512", "avx2",
+             "avx512", "avx2"],
+            strict=True,
+        )
+    ]  # fmt: skip
+    row = dispatch.steps(points, "scalar")
+    assert len(row) <= dispatch.STEPS_MAX and row[0] == ("scalar", 0)
+    assert all(a[1] < b[1] and a[0] != b[0] for a, b in itertools.pairwise(row))
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_command_refuses_a_folder_to_write(cli, tmp_path: Path):
+    res = cli("dispatch", "--write", str(tmp_path))
+    assert res.status == 2 and "a folder" in res.err
+    res = cli("dispatch", "--rounds", "0")
+    assert res.status == 2 and "rounds '0'" in res.err
