@@ -23,6 +23,9 @@ DEBIAN_PACKAGES=(build-essential pkg-config python3-venv graphviz llvm clang lib
 if [[ "${HOTPATH_WITH_DPDK:-0}" == "1" ]]; then
 	DEBIAN_PACKAGES+=(libdpdk-dev)
 fi
+# The guest-kernel runner (python/hotpath/guest): QEMU with qboot, a static
+# busybox for the initramfs, libelf1 for the kernel packages' objtool.
+DEBIAN_PACKAGES+=(qemu-system-x86 busybox-static libelf1)
 
 # The report's browser test (tests/py/test_report_browser.py): Debian's
 # Chromium and its chromedriver, never a browser fetched at run time.
