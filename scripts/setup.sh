@@ -31,6 +31,10 @@ DEBIAN_PACKAGES+=(qemu-system-x86 busybox-static libelf1)
 # Chromium and its chromedriver, never a browser fetched at run time.
 DEBIAN_PACKAGES+=(chromium chromium-driver)
 
+# The tuning lab's evaluate workloads (python/hotpath/tune/workloads.py):
+# hackbench from rt-tests, `perf bench` from linux-perf.
+DEBIAN_PACKAGES+=(rt-tests linux-perf)
+
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${VENV:-.venv}"
 

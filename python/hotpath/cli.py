@@ -14,7 +14,17 @@ import sys
 from collections.abc import Sequence
 
 from hotpath import __version__
-from hotpath.commands import calibrate, compare, dispatch, history, lab, listing, report, suite
+from hotpath.commands import (
+    calibrate,
+    compare,
+    dispatch,
+    history,
+    lab,
+    listing,
+    report,
+    suite,
+    tune,
+)
 from hotpath.errors import HotpathError
 from hotpath.labs import ALL_LABS
 from hotpath.render import symbols
@@ -43,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parser(subparsers)
     dispatch.add_parser(subparsers)
     listing.add_parser(subparsers)
+    tune.add_parser(subparsers)
     return parser
 
 

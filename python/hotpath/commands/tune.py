@@ -1,0 +1,282 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath tune`: profiles of kernel settings, applied with an undo, and judged.
+
+    hotpath tune list | show PROFILE | diff PROFILE
+    hotpath tune apply PROFILE [--dry-run] | verify PROFILE | revert
+    hotpath tune evaluate PROFILE [--rounds N] [--per-setting MODE] [--yes]
+    hotpath tune export PROFILE (--sysctl-d | --tuned) [--output DIR]
+
+--root DIR (default /) works on a copy of /proc/sys and /sys; --state-dir
+(or $HOTPATH_TUNE_STATE_DIR) says where the snapshot goes
+(hotpath.tune.apply.default_state_dir for the default).
+"""
+
+import argparse
+import sys
+from pathlib import Path
+
+from hotpath.destination import check_folder, write_file
+from hotpath.errors import HotpathError, UsageError
+from hotpath.tune import evaluate, export, profile
+from hotpath.tune.apply import Writer, revert
+from hotpath.tune.options import (
+    checked_plan,
+    checked_root,
+    need_privilege,
+    print_restore,
+    print_skipped,
+    state_for,
+)
+from hotpath.tune.plan import make_plan
+from hotpath.tune.verify import verify
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "tune",
+        help="tuning profiles: apply with an undo, verify, revert, A/B evaluate, export",
+        description="Kernel tuning profiles (profiles/*.toml): each setting with its reason. "
+        "Apply takes a snapshot first and undoes itself on failure; evaluate gives an A/B "
+        "verdict with statistics. --root DIR works on a copy of /proc/sys and /sys.",
+    )
+    actions = parser.add_subparsers(dest="tune_action", metavar="ACTION", required=True)
+
+    sub = actions.add_parser("list", help="the built-in profiles")
+    sub.set_defaults(handler=run_list)
+
+    sub = actions.add_parser("show", help="a profile's settings with their reasons")
+    sub.add_argument("profile", metavar="PROFILE", help="a built-in name or a .toml file")
+    sub.set_defaults(handler=run_show)
+
+    for name, helptext, handler in (
+        ("diff", "present values against the profile's", run_diff),
+        ("verify", "check that the profile's values are set (exit 1 if not)", run_verify),
+    ):
+        sub = actions.add_parser(name, help=helptext)
+        sub.add_argument("profile", metavar="PROFILE")
+        _root_option(sub)
+        sub.set_defaults(handler=handler)
+
+    sub = actions.add_parser("apply", help="snapshot, then write the profile (all or nothing)")
+    sub.add_argument("profile", metavar="PROFILE")
+    sub.add_argument("--dry-run", action="store_true", help="check and show, write nothing")
+    _root_option(sub)
+    _state_option(sub)
+    sub.set_defaults(handler=run_apply)
+
+    sub = actions.add_parser("revert", help="restore the snapshot the last apply took")
+    _root_option(sub)
+    _state_option(sub)
+    sub.add_argument(
+        "--forget",
+        action="store_true",
+        help="write nothing: print the snapshot's values and drop it (after a revert the "
+        "kernel keeps refusing; set those by hand)",
+    )
+    sub.set_defaults(handler=run_revert)
+
+    sub = actions.add_parser(
+        "evaluate", help="A/B: workloads under the present settings and under the profile"
+    )
+    sub.add_argument("profile", metavar="PROFILE")
+    _root_option(sub)
+    _state_option(sub)
+    evaluate.add_arguments(sub)
+    sub.set_defaults(handler=evaluate.run)
+
+    sub = actions.add_parser("export", help="write the profile as sysctl.d or tuned files")
+    sub.add_argument("profile", metavar="PROFILE")
+    fmt = sub.add_mutually_exclusive_group(required=True)
+    fmt.add_argument("--sysctl-d", action="store_true", help="an /etc/sysctl.d NN-name.conf")
+    fmt.add_argument("--tuned", action="store_true", help="a tuned profile folder (tuned.conf)")
+    sub.add_argument(
+        "--output", type=Path, metavar="DIR", help="write the file into DIR (default: print it)"
+    )
+    sub.add_argument(
+        "--priority", type=int, default=60, metavar="NN", help="sysctl.d order, 10..99 (60)"
+    )
+    sub.set_defaults(handler=run_export)
+
+
+def _root_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--root",
+        type=Path,
+        default=Path("/"),
+        metavar="DIR",
+        help="the tree holding proc/sys and sys (default /; a copy for tests and dry runs)",
+    )
+
+
+def _state_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--state-dir",
+        type=Path,
+        default=None,
+        metavar="DIR",
+        help="where the snapshot goes (default: $HOTPATH_TUNE_STATE_DIR; with --root, "
+        "ROOT/var/lib/hotpath/tune; as root /var/lib/hotpath/tune; else "
+        "$XDG_STATE_HOME/hotpath/tune)",
+    )
+
+
+def run_list(args: argparse.Namespace) -> int:
+    names = profile.builtin_names()
+    if not names:
+        raise HotpathError(f"no built-in profiles in {profile.BUILTIN_DIR}")
+    print(f"{'profile':<20} {'settings':>8}  summary")
+    for name in names:
+        prof = profile.load(name)
+        print(f"{name:<20} {len(prof.settings):>8}  {prof.summary}")
+    print(f"(from {profile.BUILTIN_DIR}; 'hotpath tune show NAME' for the reasons)")
+    return 0
+
+
+def run_show(args: argparse.Namespace) -> int:
+    prof = profile.load(args.profile)
+    print(f"profile {prof.name}: {prof.summary}")
+    if prof.source:
+        print(f"source: {prof.source}")
+    if prof.includes:
+        print(f"includes: {', '.join(prof.includes)}")
+    for setting in prof.settings:
+        keys = " | ".join(k.text for k in setting.keys)
+        flags = []
+        if setting.android_only:
+            flags.append("Android only")
+        if setting.origin != prof.name:
+            flags.append(f"from {setting.origin}")
+        tail = f"  [{', '.join(flags)}]" if flags else ""
+        print(f"\n{keys} = {setting.value!r}{tail}")
+        print(f"  why: {setting.reason}")
+        print(f"  source: {setting.source}")
+    return 0
+
+
+def run_diff(args: argparse.Namespace) -> int:
+    root = checked_root(args)
+    prof = profile.load(args.profile)
+    plan = make_plan(prof, root)
+    for item in plan.items:
+        mark = "same" if not item.changes else f"{item.current} -> {item.desired}"
+        print(f"{item.knob.name:<44} {mark}")
+    for skip in plan.skipped:
+        print(f"{skip.setting.name:<44} skipped: {skip.why}")
+    for error in plan.errors:
+        print(f"error: {error}")
+    print(f"{len(plan.changes())} of {len(plan.items)} knob(s) would change under {root}")
+    return 2 if plan.errors else 0
+
+
+def run_verify(args: argparse.Namespace) -> int:
+    root = checked_root(args)
+    prof = profile.load(args.profile)
+    plan = checked_plan(prof, root)
+    checks = verify(plan)
+    bad = [c for c in checks if not c.ok]
+    for check in checks:
+        state = "ok" if check.ok else f"DIFFERS: kernel has {check.found}, profile {check.expected}"
+        print(f"{check.name:<44} {state}")
+    print_skipped(plan)
+    print(
+        f"{len(checks) - len(bad)} of {len(checks)} knob(s) as the profile says"
+        + (f"; {len(plan.skipped)} skipped" if plan.skipped else "")
+    )
+    return 1 if bad else 0
+
+
+def run_apply(args: argparse.Namespace) -> int:
+    root = checked_root(args)
+    prof = profile.load(args.profile)
+    plan = checked_plan(prof, root)
+    changes = plan.changes()
+    if args.dry_run:
+        for item in plan.items:
+            what = f"{item.current} -> {item.desired}" if item.changes else "already set"
+            print(f"would write {item.knob.name:<40} {what}")
+        print_skipped(plan)
+        print(f"dry run: {len(changes)} knob(s) would change under {root}; nothing written")
+        return 0
+    need_privilege(root, "apply")
+    state = state_for(args, root)
+    state.prepare()
+    writer = Writer(state, root, plan.items)
+    writer.begin(prof.name)
+    try:
+        warnings = writer.set_values({i.knob.name: i.desired for i in changes})
+    except BaseException:
+        # set_values has set back what it wrote; drop the snapshot only when
+        # every knob is at its snapshot value again.
+        if not writer.restore().refused:
+            state.clear()
+        raise
+    state.journal(event="complete", profile=prof.name)
+    for item in changes:
+        print(f"wrote {item.knob.name:<40} {item.current} -> {item.desired}")
+    for line in warnings:
+        print(f"warning: {line}", file=sys.stderr)
+    print_skipped(plan)
+    print(
+        f"applied '{prof.name}': {len(changes)} knob(s) changed, "
+        f"{len(plan.items) - len(changes)} already set; snapshot in {state.snapshot_path} "
+        "('hotpath tune revert' undoes it)"
+    )
+    return 0
+
+
+def run_revert(args: argparse.Namespace) -> int:
+    root = checked_root(args)
+    state = state_for(args, root)
+    if not state.exists():
+        raise UsageError(
+            f"no snapshot in {state.folder}; allowed: revert after 'hotpath tune apply' "
+            "(with the same --root/--state-dir)"
+        )
+    if args.forget:
+        snap = state.load()
+        for entry in snap.entries:
+            print(f"snapshot value {entry.name} = {entry.value}")
+        state.clear()
+        print(f"forgot the snapshot of '{snap.profile}' ({snap.created}); nothing written")
+        return 0
+    need_privilege(root, "revert")
+    events = state.journal_events()
+    interrupted = events and events[-1].get("event") not in ("complete",)
+    snap, report = revert(state, root)
+    if interrupted:
+        print(f"the apply of '{snap.profile}' at {snap.created} did not finish (journal)")
+    print_restore(report)
+    total = len(snap.entries)
+    if report.refused:
+        print(
+            f"revert of '{snap.profile}' INCOMPLETE: {len(report.refused)} of {total} knob(s) "
+            f"refused; the snapshot is kept in {state.snapshot_path} (revert again once the "
+            "kernel accepts them, or 'revert --forget' to drop it)"
+        )
+        return 1
+    print(
+        f"reverted '{snap.profile}': {len(report.restored)} restored, "
+        f"{len(report.unchanged)} already at their snapshot value"
+        + (f", {len(report.gone)} gone" if report.gone else "")
+        + "; snapshot removed"
+    )
+    return 0
+
+
+def run_export(args: argparse.Namespace) -> int:
+    prof = profile.load(args.profile)
+    if not 10 <= args.priority <= 99:
+        raise UsageError(f"--priority '{args.priority}': allowed: 10..99")
+    if args.sysctl_d:
+        text, name = export.sysctl_d(prof), f"{args.priority}-hotpath-{prof.name}.conf"
+    else:
+        text, name = export.tuned(prof), f"hotpath-{prof.name}/tuned.conf"
+    if args.output is None:
+        sys.stdout.write(text)
+        return 0
+    check_folder(args.output, "--output")
+    path = args.output / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    write_file(path, text)
+    print(f"wrote {path}")
+    return 0

@@ -1,0 +1,407 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath tune evaluate`: is the profile better, worse, or no evidence either way?
+
+Configurations: A, the settings as they are at the start; B, the profile;
+with --per-setting, each setting alone on top of A ("alone") or B without
+each setting ("leave-one-out"). Every round runs each configuration in turn
+(A B A B ... for two), each workload once per configuration, so drift of a
+shared machine falls on all of them alike. Per workload and comparison:
+the ratio of medians, its bootstrap 95% interval (hotpath.significance),
+the Mann-Whitney p-value (hotpath.tune.ranktest), and a verdict: better or
+worse only when p is below alpha divided by the number of comparisons made
+(Bonferroni: the whole evaluation keeps a 5% chance of one false call),
+the interval excludes 1, and the ratio is beyond --threshold; otherwise
+"no evidence".
+
+The snapshot of A is written before the first change (hotpath.tune.apply),
+and A is restored at the end, on an error, on Ctrl-C and on SIGTERM (the
+CLI turns it into an exception), with those signals held off while
+restoring; after a kill -9, `hotpath tune revert` restores it.
+"""
+
+import argparse
+import json
+import math
+import signal
+import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+
+from hotpath.errors import UsageError
+from hotpath.tune import profile
+from hotpath.tune.apply import State, Writer
+from hotpath.tune.options import (
+    checked_plan,
+    checked_root,
+    is_real_root,
+    need_privilege,
+    print_restore,
+    print_skipped,
+    state_for,
+)
+from hotpath.tune.plan import Item
+from hotpath.tune.ranktest import mann_whitney_u
+from hotpath.tune.workloads import Workload, select
+
+ALPHA = 0.05
+# hotpath.compare.DEFAULT_THRESHOLD (a test keeps them equal). Not imported:
+# the statistics need numpy, which `python -m hotpath.tune` must not load to
+# apply, verify or revert (numpy's wheels stop with SIGILL on CPUs without
+# x86-64-v2, e.g. QEMU's default emulated CPU).
+DEFAULT_THRESHOLD = 0.02
+MIN_ROUNDS, MAX_ROUNDS = 3, 500
+NO_EVIDENCE = "no evidence"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--rounds", type=int, default=10, metavar="N", help="A/B rounds (default 10, 3..500)"
+    )
+    parser.add_argument(
+        "--workloads",
+        metavar="LIST",
+        help="built-in workloads, comma-separated: hackbench, sched-messaging, memcpy, "
+        "hotpath-csum (default: all installed, or none when --command is given)",
+    )
+    parser.add_argument(
+        "--command",
+        action="append",
+        default=[],
+        metavar="NAME=SHELL",
+        help="your own workload, timed by wall clock (repeatable)",
+    )
+    parser.add_argument("--quick", action="store_true", help="short workloads (~0.1-0.5 s each)")
+    parser.add_argument(
+        "--per-setting",
+        nargs="?",
+        const="alone",
+        choices=("alone", "leave-one-out"),
+        help="attribute the effect: each setting alone against A (default), or B without it",
+    )
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=DEFAULT_THRESHOLD,
+        metavar="F",
+        help=f"smallest ratio change called a difference (default {DEFAULT_THRESHOLD})",
+    )
+    parser.add_argument("--warmup", type=int, default=1, metavar="N", help="unmeasured runs (1)")
+    parser.add_argument("--yes", action="store_true", help="do not ask before changing settings")
+    parser.add_argument("--json", action="store_true", help="print the result as JSON")
+
+
+@dataclass(frozen=True)
+class Config:
+    label: str
+    values: dict[str, str]  # knob name -> value
+    setting: str | None = None  # the setting it isolates (per-setting runs)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    workload: Workload
+    base: str
+    other: str
+    ratio: float
+    ci: tuple[float, float]
+    p: float
+    verdict: str
+    setting: str | None
+
+
+def configs(items: list[Item], mode: str | None) -> tuple[list[Config], list[tuple[str, str]]]:
+    """The configurations to run and the (base, other) pairs to compare."""
+    a = {i.knob.name: i.current for i in items}
+    b = {i.knob.name: i.desired for i in items}
+    out = [Config("A", a), Config("B", b)]
+    pairs = [("A", "B")]
+    if mode is None:
+        return out, pairs
+    by_setting: dict[str, list[Item]] = {}
+    for item in items:
+        if item.changes:
+            by_setting.setdefault(item.setting.name, []).append(item)
+    for name, group in by_setting.items():
+        names = {i.knob.name for i in group}
+        if mode == "alone":
+            label = f"A+{name}"
+            values = {k: (b[k] if k in names else v) for k, v in a.items()}
+            pairs.append(("A", label))
+        else:
+            label = f"B-{name}"
+            values = {k: (a[k] if k in names else v) for k, v in b.items()}
+            pairs.append((label, "B"))
+        out.append(Config(label, values, name))
+    return out, pairs
+
+
+def judge(
+    w: Workload,
+    base: str,
+    other: str,
+    a: list[float],
+    b: list[float],
+    alpha: float,
+    threshold: float,
+    setting: str | None,
+) -> Verdict:
+    """One comparison: b's median over a's, its interval, p and the verdict."""
+    import numpy as np
+
+    from hotpath.significance import bootstrap_ratio_ci
+    from hotpath.stats import summarize
+
+    med_a = summarize(a).median
+    med_b = summarize(b).median
+    ratio = med_b / med_a if med_a > 0 else math.nan
+    ci = bootstrap_ratio_ci(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
+    _, p = mann_whitney_u(a, b)
+    verdict = NO_EVIDENCE
+    beyond = abs(ratio - 1.0) > threshold
+    if p < alpha and beyond and (ci[0] > 1.0 or ci[1] < 1.0):
+        higher = ratio > 1.0
+        verdict = "worse" if higher == w.lower_is_better else "better"
+    return Verdict(w, base, other, ratio, ci, p, verdict, setting)
+
+
+def smallest_p(rounds: int) -> float:
+    """The smallest two-sided p the rank test can give for rounds against rounds."""
+    return 2.0 / math.comb(2 * rounds, rounds)
+
+
+@contextmanager
+def signals_held() -> Iterator[None]:
+    """SIGINT and SIGTERM wait until the settings are back."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    old = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, old)
+
+
+def confirm(args: argparse.Namespace, items: list[Item]) -> None:
+    """On the real system: say what will change, and ask unless --yes."""
+    changes = [i for i in items if i.changes]
+    print("evaluate will switch these settings of this system back and forth:", file=sys.stderr)
+    for item in changes:
+        print(f"  {item.knob.name}: {item.current} <-> {item.desired}", file=sys.stderr)
+    if args.yes or not changes:
+        return
+    if not sys.stdin.isatty():
+        raise UsageError(
+            "evaluate changes this system's settings; allowed: --yes to confirm, "
+            "or --root DIR for a copy"
+        )
+    answer = input("proceed? the settings are restored at the end [y/N] ")
+    if answer.strip().lower() not in ("y", "yes"):
+        raise UsageError(f"answer '{answer.strip()}': nothing changed (allowed: y to proceed)")
+
+
+def measure(
+    state: State,
+    root: Path,
+    items: list[Item],
+    name: str,
+    cfgs: list[Config],
+    workloads: list[Workload],
+    args: argparse.Namespace,
+) -> tuple[dict[tuple[str, str], list[float]], bool]:
+    """Every round: each configuration set, each workload run once in it.
+
+    A is back at the end whatever happens (signals held while restoring).
+    Returns the samples and whether every knob was restored.
+    """
+    state.prepare()
+    writer = Writer(state, root, items)
+    writer.begin(f"evaluate:{name}")
+    samples: dict[tuple[str, str], list[float]] = {
+        (c.label, w.name): [] for c in cfgs for w in workloads
+    }
+    try:
+        for w in workloads:
+            for _ in range(args.warmup):
+                w.run()
+        for round_no in range(args.rounds):
+            for cfg in cfgs:
+                writer.set_values(cfg.values)
+                for w in workloads:
+                    samples[(cfg.label, w.name)].append(w.run())
+            print(f"round {round_no + 1}/{args.rounds} done", file=sys.stderr)
+    finally:
+        with signals_held():
+            report = writer.restore()
+            if not report.refused:
+                state.clear()
+        print_restore(report, sys.stderr)
+        if report.refused:
+            print(
+                f"settings NOT all restored; the snapshot is kept in {state.snapshot_path}: "
+                "'hotpath tune revert'",
+                file=sys.stderr,
+            )
+    return samples, not report.refused
+
+
+def run(args: argparse.Namespace) -> int:
+    if not MIN_ROUNDS <= args.rounds <= MAX_ROUNDS:
+        raise UsageError(f"--rounds '{args.rounds}': allowed: {MIN_ROUNDS}..{MAX_ROUNDS}")
+    if not 0.0 <= args.threshold < 1.0:
+        raise UsageError(f"--threshold '{args.threshold}': allowed: a fraction in [0, 1)")
+    if not 0 <= args.warmup <= 10:
+        raise UsageError(f"--warmup '{args.warmup}': allowed: 0..10")
+    root = checked_root(args)
+    prof = profile.load(args.profile)
+    plan = checked_plan(prof, root)
+    workloads, missing = select(args.workloads, args.command, args.quick)
+    for line in missing:
+        print(f"warning: workload skipped: {line}", file=sys.stderr)
+    if not workloads:
+        raise UsageError("no workload to run; allowed: an installed built-in one or --command")
+    print_skipped(plan)
+    cfgs, pairs = configs(plan.items, args.per_setting)
+    if not plan.changes():
+        print(
+            "the profile changes nothing here: A and B are the same (an A/A run)", file=sys.stderr
+        )
+    alpha = ALPHA / (len(pairs) * len(workloads))
+    if smallest_p(args.rounds) >= alpha:
+        need = next(n for n in range(args.rounds, MAX_ROUNDS + 1) if smallest_p(n) < alpha)
+        print(
+            f"warning: with {args.rounds} rounds the rank test cannot go below p = "
+            f"{smallest_p(args.rounds):.2g}, not under alpha = {alpha:.2g}: every verdict will "
+            f"be 'no evidence'; use --rounds {need} or more",
+            file=sys.stderr,
+        )
+    if is_real_root(root):
+        need_privilege(root, "evaluate")
+        confirm(args, plan.items)
+    samples, restored = measure(
+        state_for(args, root), root, plan.items, prof.name, cfgs, workloads, args
+    )
+    settings_of = {c.label: c.setting for c in cfgs}
+    verdicts = [
+        judge(
+            w,
+            base,
+            other,
+            samples[(base, w.name)],
+            samples[(other, w.name)],
+            alpha,
+            args.threshold,
+            settings_of[other] or settings_of[base],
+        )
+        for base, other in pairs
+        for w in workloads
+    ]
+    from hotpath.machine import fingerprint
+
+    machine = fingerprint()
+    if args.json:
+        print(
+            json.dumps(
+                to_json(prof.name, args, alpha, machine.to_json(), samples, verdicts), indent=2
+            )
+        )
+    else:
+        print(render(prof.name, args, alpha, machine.one_line(), samples, verdicts))
+    return 0 if restored else 1
+
+
+def _summary_text(values: list[float], unit: str) -> str:
+    from hotpath.stats import summarize
+
+    s = summarize(values)
+    return f"{s.median:.4g} {unit} [{s.p10:.4g}..{s.p90:.4g}]"
+
+
+def render(
+    name: str,
+    args: argparse.Namespace,
+    alpha: float,
+    machine: str,
+    samples: dict[tuple[str, str], list[float]],
+    verdicts: list[Verdict],
+) -> str:
+    lines = [
+        f"evaluate '{name}': {args.rounds} rounds, configurations interleaved in each round "
+        "(A: the settings at the start, B: the profile)",
+        f"machine: {machine}",
+        "figures: median of one figure per process run [p10..p90]; ratio = other/base median "
+        "with its bootstrap 95% CI; p: Mann-Whitney two-sided; "
+        f"called only when p < {alpha:.2g} (0.05 Bonferroni), CI excludes 1, "
+        f"|ratio - 1| > {args.threshold}",
+        "",
+        f"{'workload':<16} {'base':<32} {'other':<32} {'base figure':<32} "
+        f"{'other figure':<32} {'ratio':>6} {'95% CI':>15} {'p':>8}  verdict",
+    ]
+    legend = {v.workload.name: v.workload for v in verdicts}
+    for w in legend.values():
+        better = "lower" if w.lower_is_better else "higher"
+        lines.insert(-2, f"  {w.name}: {w.figure}, in {w.unit}, {better} is better")
+    for v in verdicts:
+        w = v.workload
+        direction = "lower" if w.lower_is_better else "higher"
+        lines.append(
+            f"{w.name:<16} {v.base[:32]:<32} {v.other[:32]:<32} "
+            f"{_summary_text(samples[(v.base, w.name)], w.unit):<32} "
+            f"{_summary_text(samples[(v.other, w.name)], w.unit):<32} "
+            f"{v.ratio:>6.3f} {f'[{v.ci[0]:.3f}, {v.ci[1]:.3f}]':>15} {v.p:>8.2g}  "
+            f"{v.verdict} ({direction} is better)"
+        )
+    main = [v for v in verdicts if v.setting is None]
+    parts = [v for v in verdicts if v.setting is not None]
+    if parts:
+        lines.append("")
+        for m in main:
+            carriers = [
+                v.setting for v in parts if v.workload is m.workload and v.verdict != NO_EVIDENCE
+            ]
+            effect = m.verdict if m.verdict != NO_EVIDENCE else "no evidence for the profile"
+            who = ", ".join(f"{s} ({_verdict_of(parts, m.workload, s)})" for s in carriers if s)
+            lines.append(
+                f"{m.workload.name}: {effect}; settings with an effect of their own: "
+                + (who or "none found")
+            )
+    return "\n".join(lines)
+
+
+def _verdict_of(parts: list[Verdict], w: Workload, setting: str) -> str:
+    return next(v.verdict for v in parts if v.workload is w and v.setting == setting)
+
+
+def to_json(
+    name: str,
+    args: argparse.Namespace,
+    alpha: float,
+    machine: dict[str, object],
+    samples: dict[tuple[str, str], list[float]],
+    verdicts: list[Verdict],
+) -> dict[str, object]:
+    return {
+        "schema": "hotpath.tune-evaluate/1",
+        "profile": name,
+        "rounds": args.rounds,
+        "per_setting": args.per_setting,
+        "alpha": alpha,
+        "threshold": args.threshold,
+        "machine": machine,
+        "samples": [{"config": c, "workload": w, "values": v} for (c, w), v in samples.items()],
+        "comparisons": [
+            {
+                "workload": v.workload.name,
+                "unit": v.workload.unit,
+                "lower_is_better": v.workload.lower_is_better,
+                "base": v.base,
+                "other": v.other,
+                "setting": v.setting,
+                "ratio": v.ratio,
+                "ci": list(v.ci),
+                "p": v.p,
+                "verdict": v.verdict,
+            }
+            for v in verdicts
+        ],
+    }

@@ -1,0 +1,262 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""hotpath tune evaluate on a fake tree, and the rank test it uses.
+
+The workload here is a shell command that sleeps as long as a fake knob
+says (vm.fake_delay x 40 ms): so "a setting known to hurt" is known by
+construction, and A/A is A/A. The real workloads and a
+real setting are measured by hand (docs/labs/tune.md); tests never change
+the host's settings.
+"""
+
+import itertools
+import math
+import os
+import random
+import signal
+import subprocess
+import sys
+import time
+from argparse import Namespace
+from pathlib import Path
+
+import pytest
+
+from hotpath.compare import DEFAULT_THRESHOLD
+from hotpath.tune import evaluate, workloads
+from hotpath.tune import profile as profile_mod
+from hotpath.tune.plan import make_plan
+from hotpath.tune.ranktest import mann_whitney_u
+from test_tune import REPO, make_root, profile, setting, tree
+
+
+def sleeper(root) -> str:
+    """A workload that sleeps vm.fake_delay x 40 ms (far above a loaded machine's jitter)."""
+    knob = root / "proc/sys/vm/fake_delay"
+    return f"slow=sleep $(( $(cat {knob}) * 40 ))e-3"
+
+
+def test_rank_test_exact_and_approximate():
+    # Complete separation of 3 and 3: 2 of the 20 orderings are as extreme.
+    assert mann_whitney_u([1, 2, 3], [4, 5, 6]) == (0.0, pytest.approx(0.1))
+    assert mann_whitney_u([4, 5, 6], [1, 2, 3])[1] == pytest.approx(0.1)
+    assert mann_whitney_u([1, 2, 3], [1, 2, 3])[1] == 1.0  # ties: approximation
+    assert mann_whitney_u([5, 5], [5, 5]) == (2.0, 1.0)
+    # 10 vs 10 separated: 2 / C(20, 10).
+    assert mann_whitney_u(range(10), range(10, 20))[1] == pytest.approx(2 / math.comb(20, 10))
+    # Against the permutation distribution itself: every split of 12 values.
+    a = [1.1, 2.3, 3.0, 4.7, 8.4, 9.9]
+    b = [5.2, 6.6, 7.1, 10.5, 11.0, 12.2]
+    assert mann_whitney_u(a, b)[1] == pytest.approx(permutation_p(a, b, exhaustive=True))
+    # Ties: the normal approximation, against a sampled permutation test.
+    a = [1, 2, 2, 3, 3, 3, 4, 5, 5, 6, 7, 7, 8, 9, 9]
+    b = [3, 4, 5, 5, 6, 6, 7, 8, 8, 9, 9, 10, 11, 11, 12]
+    assert mann_whitney_u(a, b)[1] == pytest.approx(permutation_p(a, b), abs=0.02)
+
+
+def permutation_p(a, b, exhaustive=False):
+    """Two-sided p of the rank-sum by relabelling (all splits, or 20000 random ones)."""
+    values = list(a) + list(b)
+    ranks = [sum(v > w for w in values) + (sum(v == w for w in values) + 1) / 2 for v in values]
+    mean = len(a) * (len(values) + 1) / 2
+    observed = abs(sum(ranks[: len(a)]) - mean)
+    if exhaustive:
+        splits = list(itertools.combinations(range(len(values)), len(a)))
+    else:
+        rng = random.Random(1)
+        splits = [rng.sample(range(len(values)), len(a)) for _ in range(20000)]
+    hits = sum(abs(sum(ranks[i] for i in s) - mean) >= observed - 1e-9 for s in splits)
+    return hits / len(splits)
+
+
+def test_threshold_matches_compare():
+    assert evaluate.DEFAULT_THRESHOLD == DEFAULT_THRESHOLD
+
+
+def test_hurting_setting_found_and_named_settings_restored(cli, tmp_path):
+    root = make_root(tmp_path)
+    before = tree(root)
+    prof = profile(
+        tmp_path,
+        setting('"vm.fake_delay"', "4") + setting('"vm.swappiness"', "10"),
+    )
+    res = cli(
+        "tune",
+        "evaluate",
+        str(prof),
+        "--root",
+        str(root),
+        "--rounds",
+        "8",
+        "--command",
+        sleeper(root),
+        "--per-setting",
+        "--warmup",
+        "0",
+        "--json",
+    )
+    assert res.status == 0, res.err
+    data = res.json()
+    by = {(c["base"], c["other"]): c for c in data["comparisons"]}
+    assert by[("A", "B")]["verdict"] == "worse"
+    assert by[("A", "B")]["ratio"] > 2
+    assert by[("A", "A+vm.fake_delay")]["verdict"] == "worse"
+    assert by[("A", "A+vm.swappiness")]["verdict"] == "no evidence"
+    assert data["alpha"] == pytest.approx(0.05 / 3)
+    assert tree(root) == before  # A restored at the end
+    assert not (root / "var/lib/hotpath/tune/snapshot.json").exists()
+
+
+def test_report_names_the_settings_that_carry_the_effect():
+    w = workloads.custom("slow=true")
+    verdicts = [
+        evaluate.Verdict(w, "A", "B", 2.0, (1.5, 2.5), 0.001, "worse", None),
+        evaluate.Verdict(w, "A", "A+x", 2.0, (1.5, 2.5), 0.001, "worse", "x"),
+        evaluate.Verdict(w, "A", "A+y", 1.0, (0.9, 1.1), 0.5, "no evidence", "y"),
+    ]
+    samples = {(c, "slow"): [1.0, 2.0, 3.0] for c in ("A", "B", "A+x", "A+y")}
+    args = Namespace(rounds=3, threshold=0.02)
+    text = evaluate.render("p", args, 0.0167, "AMD EPYC, 2 CPUs", samples, verdicts)
+    assert "slow: worse; settings with an effect of their own: x (worse)" in text
+    assert "slow: wall clock of the whole run, in s, lower is better" in text
+    assert "machine: AMD EPYC, 2 CPUs" in text
+    assert "2 s [1.2..2.8]" in text  # median [p10..p90] with the unit
+
+
+def test_leave_one_out_configurations(tmp_path):
+    root = make_root(tmp_path)
+    prof = profile_mod.load(
+        str(profile(tmp_path, setting('"vm.fake_delay"', "4") + setting('"vm.swappiness"', "10")))
+    )
+    items = make_plan(prof, root).items
+    cfgs, pairs = evaluate.configs(items, "leave-one-out")
+    values = {c.label: c.values for c in cfgs}
+    assert values == {
+        "A": {"vm.fake_delay": "1", "vm.swappiness": "60"},
+        "B": {"vm.fake_delay": "4", "vm.swappiness": "10"},
+        "B-vm.fake_delay": {"vm.fake_delay": "1", "vm.swappiness": "10"},
+        "B-vm.swappiness": {"vm.fake_delay": "4", "vm.swappiness": "60"},
+    }
+    # Each pair reads as "adding the setting": base without it, other with it.
+    assert pairs == [("A", "B"), ("B-vm.fake_delay", "B"), ("B-vm.swappiness", "B")]
+    cfgs, pairs = evaluate.configs(items, "alone")
+    assert [c.label for c in cfgs] == ["A", "B", "A+vm.fake_delay", "A+vm.swappiness"]
+    assert pairs == [("A", "B"), ("A", "A+vm.fake_delay"), ("A", "A+vm.swappiness")]
+
+
+def test_a_a_gives_no_evidence(cli, tmp_path):
+    root = make_root(tmp_path)
+    prof = profile(tmp_path, setting('"vm.swappiness"', "60"))  # what the tree has: A = B
+    res = cli(
+        "tune",
+        "evaluate",
+        str(prof),
+        "--root",
+        str(root),
+        "--rounds",
+        "5",
+        "--command",
+        sleeper(root),
+        "--warmup",
+        "0",
+    )
+    assert res.status == 0, res.err
+    assert "an A/A run" in res.err
+    assert "no evidence" in res.out and "worse" not in res.out.split("verdict", 1)[1]
+
+
+def test_failing_workload_restores_settings(cli, tmp_path):
+    root = make_root(tmp_path)
+    before = tree(root)
+    prof = profile(tmp_path, setting('"vm.fake_delay"', "2"))
+    knob = root / "proc/sys/vm/fake_delay"
+    res = cli(
+        "tune",
+        "evaluate",
+        str(prof),
+        "--root",
+        str(root),
+        "--rounds",
+        "3",
+        "--warmup",
+        "0",
+        "--command",
+        f"flaky=test $(cat {knob}) -eq 1",
+    )
+    assert res.status == 1
+    assert "workload flaky failed (exit 1)" in res.err
+    assert "restored vm.fake_delay" in res.err
+    assert tree(root) == before
+
+
+def test_ctrl_c_restores_settings(tmp_path):
+    root = make_root(tmp_path)
+    before = tree(root)
+    prof = profile(tmp_path, setting('"vm.fake_delay"', "50"))
+    proc = subprocess.Popen(
+        [
+            sys.executable,
+            "-m",
+            "hotpath",
+            "tune",
+            "evaluate",
+            str(prof),
+            "--root",
+            str(root),
+            "--rounds",
+            "50",
+            "--warmup",
+            "0",
+            "--command",
+            sleeper(root),
+        ],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    knob = root / "proc/sys/vm/fake_delay"
+    deadline = time.monotonic() + 30
+    while knob.read_text() != "50\n" and time.monotonic() < deadline:
+        time.sleep(0.01)
+    assert knob.read_text() == "50\n", "B was never applied"
+    proc.send_signal(signal.SIGINT)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 130, err
+    assert tree(root) == before
+    assert not (root / "var/lib/hotpath/tune/snapshot.json").exists()
+
+
+def test_missing_workloads_named_and_skipped(monkeypatch, capsys):
+    monkeypatch.setenv("PATH", "/nonexistent")
+    chosen, skipped = workloads.select("hackbench,memcpy,hotpath-csum", [], quick=True)
+    assert [w.name for w in chosen] == ["hotpath-csum"]
+    assert skipped == [
+        "hackbench: hackbench not installed (Debian package rt-tests)",
+        "memcpy: perf not installed (Debian package linux-perf)",
+    ]
+
+
+def test_real_system_needs_confirmation(cli, tmp_path, monkeypatch):
+    if os.geteuid() != 0:
+        pytest.skip("the confirmation comes after the root check")
+    prof = profile(tmp_path, setting('"vm.swappiness"', "1"))
+    swappiness = Path("/proc/sys/vm/swappiness")
+    before = swappiness.read_text()
+    with open(os.devnull) as devnull:
+        monkeypatch.setattr(evaluate.sys, "stdin", devnull)  # not a terminal
+        res = cli("tune", "evaluate", str(prof), "--command", "x=true")
+    assert res.status == 2
+    assert "allowed: --yes to confirm" in res.err
+    assert "vm.swappiness" in res.err
+    assert swappiness.read_text() == before
+
+
+def test_workload_outputs_parsed():
+    by = {w.name: w for w in workloads.builtin(quick=True)}
+    assert by["hackbench"].parse("Running in process mode...\nTime: 0.542\n") == 0.542
+    assert by["sched-messaging"].parse("     Total time: 0.984 [sec]\n") == 0.984
+    # perf bench picks the unit by magnitude: a slow run prints MB/sec.
+    assert by["memcpy"].parse("       7.800215 GB/sec\n") == 7.800215
+    assert by["memcpy"].parse("     812.5 MB/sec\n") == pytest.approx(0.8125)
+    doc = '{"figures": [{"status": "ok", "median": 76.5}]}\nhotpath: building the runner\n'
+    assert by["hotpath-csum"].parse(doc) == 76.5
