@@ -19,7 +19,7 @@
 
 set -euo pipefail
 
-DEBIAN_PACKAGES=(build-essential pkg-config python3-venv graphviz llvm clang libclang-rt-14-dev libisal-dev)
+DEBIAN_PACKAGES=(build-essential pkg-config python3-venv graphviz llvm clang libclang-rt-14-dev libisal-dev liburing-dev)
 if [[ "${HOTPATH_WITH_DPDK:-0}" == "1" ]]; then
 	DEBIAN_PACKAGES+=(libdpdk-dev)
 fi

@@ -2,7 +2,8 @@
 """`hotpath run`: calibration plus every lab's default suite, into a report folder.
 
 The folder (default ./hotpath-report-<UTC timestamp>/) holds report.md,
-report.html, results.json and plots/; its path is the last line printed.
+report.html, results.json and plots/ (and crossing.md/.json: the crossing
+lab times with a program of its own); its path is the last line printed.
 The suite's rounds are chosen so the whole run takes well under three
 minutes on a 2-core machine; --quick cuts them further.
 

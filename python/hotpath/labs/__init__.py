@@ -13,10 +13,10 @@ primitives the lab has is the runner's listing to say (each C primitive
 names its lab), never declared again here.
 """
 
-from hotpath.labs import avc, crc32c, csum
+from hotpath.labs import avc, crc32c, crossing, csum
 from hotpath.labs.lab import Lab, Part, Suite
 
-ALL_LABS: tuple[Lab, ...] = (csum.LAB, crc32c.LAB, avc.LAB)
+ALL_LABS: tuple[Lab, ...] = (csum.LAB, crc32c.LAB, avc.LAB, crossing.LAB)
 
 LABS: dict[str, Lab] = {lab.name: lab for lab in ALL_LABS}
 
