@@ -40,10 +40,11 @@ uint32_t hp_crc32c_cpu(void)
  * second step (the short buffers) cost one compare.
  */
 static struct {
-	uint32_t from[HP_STEPS_MAX];
+	uint32_t from[HP_STEPS_MAX + 1];	/* from[n] == UINT32_MAX ends it */
 	hp_crc32c_fn fn[HP_STEPS_MAX];
 	uint8_t n;
-} plan = { .from = { 0 }, .fn = { hp_crc32c_slice8 }, .n = 1 };
+	uint8_t short_stream;	/* the first step is one crc32q stream: inlined */
+} plan = { .from = { 0, UINT32_MAX }, .fn = { hp_crc32c_slice8 }, .n = 1 };
 
 static int method_runs(enum hp_crc32c_method m, uint32_t f)
 {
@@ -104,6 +105,8 @@ void hp_crc32c_use_row(const struct hp_dispatch_row *row)
 		plan.from[plan.n] = steps->from[i];
 		plan.fn[plan.n++] = fn;
 	}
+	plan.from[plan.n] = UINT32_MAX;
+	plan.short_stream = plan.fn[0] == hp__crc32c_sse42;
 }
 
 /* Before main: hp_crc32c() then pays for no detection. Safe from a
@@ -114,11 +117,31 @@ __attribute__((constructor)) static void crc32c_dispatch_init(void)
 	hp_crc32c_use_row(hp_dispatch());
 }
 
-uint32_t hp_crc32c(uint32_t crc, const void *buf, size_t len)
+/* The row's steps after the first: out of line, so that short buffers pay
+ * one compare and no call. */
+static __attribute__((noinline)) uint32_t later_steps(uint32_t crc, const void *buf,
+						      size_t len)
 {
-	int i = 1;
+	int i = 2;
 
-	while (i < plan.n && len >= plan.from[i])
+	while (len >= plan.from[i])
 		i++;
 	return plan.fn[i - 1](crc, buf, len);
+}
+
+/*
+ * Compiled for SSE4.2 so that the one-stream loop is inlined here: a call
+ * through the plan cost 5 to 6 cycles at 16 to 64 bytes on a Zen 3, a
+ * third of the work. The crc32 instructions run only when short_stream
+ * says the CPU has them; the rest of the function is integer code, which
+ * the target attribute does not change.
+ */
+HP_SSE42 uint32_t hp_crc32c(uint32_t crc, const void *buf, size_t len)
+{
+	if (len < plan.from[1]) {
+		if (__builtin_expect(plan.short_stream, 1))
+			return hp_crc32_stream(crc, buf, len);
+		return plan.fn[0](crc, buf, len);
+	}
+	return later_steps(crc, buf, len);
 }

@@ -19,7 +19,7 @@ from dataclasses import dataclass
 from hotpath.results import FigureResult, RunResult
 
 STEPS_MAX = 8  # HP_STEPS_MAX
-CSUM_SHORT = 64  # HP_CSUM_SHORT: no vector method below it
+CSUM_SHORT = 256  # HP_CSUM_SHORT: no vector method below it
 STICKY = 0.02  # the method of the length before keeps winning within 2%
 
 # method name in the row -> the variant that runs that method alone
