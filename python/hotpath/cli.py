@@ -9,7 +9,6 @@ anywhere ends the command with its message on stderr and its exit status:
 
 import argparse
 import shlex
-import signal
 import sys
 from collections.abc import Sequence
 
@@ -25,7 +24,7 @@ from hotpath.commands import (
     suite,
     tune,
 )
-from hotpath.errors import HotpathError
+from hotpath.exits import run_handler
 from hotpath.labs import ALL_LABS
 from hotpath.render import symbols
 
@@ -74,30 +73,4 @@ def _main(argv: Sequence[str] | None) -> int:
     parser = build_parser()
     args = parser.parse_args(arguments)
     args.command_line = shlex.join(["hotpath", *arguments])
-    # SIGTERM unwinds like SIGINT: the runner is killed, temporary folders
-    # go, and nothing half-written is stored.
-    previous = signal.signal(signal.SIGTERM, _terminated)
-    try:
-        status: int = args.handler(args)
-    except HotpathError as err:
-        print(f"hotpath: {err}", file=sys.stderr)
-        return err.exit_status
-    except KeyboardInterrupt:
-        print("hotpath: interrupted", file=sys.stderr)
-        return 130
-    except Terminated:
-        print("hotpath: terminated", file=sys.stderr)
-        return 143
-    except BrokenPipeError:
-        return 1
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    return status
-
-
-class Terminated(BaseException):
-    """SIGTERM arrived: unwind everything, as for SIGINT."""
-
-
-def _terminated(signum: int, frame: object) -> None:
-    raise Terminated()
+    return run_handler(args)

@@ -9,34 +9,15 @@ statistics (numpy) when it runs.
 """
 
 import argparse
-import signal
 import sys
 from collections.abc import Sequence
 
 from hotpath.commands import tune
-from hotpath.errors import HotpathError
+from hotpath.exits import run_handler
 
 
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m hotpath")
     tune.add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["tune", *(sys.argv[1:] if argv is None else argv)])
-    # SIGTERM unwinds like Ctrl-C, so that evaluate's finally restores the settings.
-    previous = signal.signal(signal.SIGTERM, signal.default_int_handler)
-    try:
-        status: int = args.handler(args)
-    except HotpathError as err:
-        print(f"hotpath: {err}", file=sys.stderr)
-        return err.exit_status
-    except KeyboardInterrupt:
-        print("hotpath: interrupted", file=sys.stderr)
-        return 130
-    except BrokenPipeError:
-        return 1
-    finally:
-        signal.signal(signal.SIGTERM, previous)
-    return status
-
-
-if __name__ == "__main__":
-    sys.exit(main())
+    return run_handler(args)
