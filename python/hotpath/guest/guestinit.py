@@ -16,6 +16,8 @@ gzip: keep /out to results, not bulk data. The console (ttyS0) carries the
 kernel's log and the command's output.
 """
 
+from collections.abc import Sequence
+
 MARK = "HOTPATH-GUEST"
 COMMAND_PATH = "/hotpath/command"
 MODULES_DIR = "/hotpath/modules"
@@ -44,15 +46,28 @@ done
 # The host's / read-only at /host, with the guest's own /proc, /sys, /dev
 # and /tmp over it, so that `chroot /host PROGRAM` runs the host's programs
 # against the guest's kernel. /tmp is the same inside and out, and HOME is
-# /tmp: the host's home is read-only in there.
-_SHARE_HOST = f"""mkdir -p /host
+# /tmp: the host's home is read-only in there. Host folders under /tmp that
+# must stay visible (this checkout, when it lives there: a CI clone) are
+# bound back in at their own paths, read-only, from the host's /tmp kept
+# aside at /host-tmp.
+_SHARE_HOST = f"""mkdir -p /host /host-tmp
 mount -t 9p -o trans=virtio,version=9p2000.L,ro,msize=262144 {HOST_TAG} /host \\
     || fail "9p mount of the host's /"
 mount -t proc proc /host/proc || fail "/host/proc"
 mount -t sysfs sysfs /host/sys || fail "/host/sys"
 mount -t devtmpfs devtmpfs /host/dev || fail "/host/dev"
+mount -o bind /host/tmp /host-tmp || fail "/host-tmp"
 mount -o bind /tmp /host/tmp || fail "/host/tmp"
 """
+
+
+def _keep(folder: str) -> str:
+    """Bind the host's /tmp/FOLDER back at /tmp/FOLDER (inside and out)."""
+    return (
+        f'mkdir -p "/tmp/{folder}" && mount -o bind "/host-tmp/{folder}" "/tmp/{folder}"'
+        f' || fail "/tmp/{folder}"\n'
+    )
+
 
 _EPILOGUE = f"""cd /tmp
 sh {COMMAND_PATH} 3>&- </dev/null
@@ -66,5 +81,8 @@ reboot -f
 """
 
 
-def init_script(share_host_root: bool) -> str:
-    return _PROLOGUE + (_SHARE_HOST if share_host_root else "") + _EPILOGUE
+def init_script(share_host_root: bool, keep_under_tmp: Sequence[str] = ()) -> str:
+    """/init; keep_under_tmp: folders relative to the host's /tmp to keep
+    visible in the shared root (share_host_root only)."""
+    share = _SHARE_HOST + "".join(_keep(f) for f in keep_under_tmp) if share_host_root else ""
+    return _PROLOGUE + share + _EPILOGUE

@@ -101,6 +101,16 @@ def _guest_path(path: str) -> str:
     return str(pure).lstrip("/")
 
 
+def _kept_under_tmp() -> list[str]:
+    """This checkout's folder relative to /tmp, when it lives there (a CI
+    clone): the guest's /tmp hides the host's, so it is bound back in."""
+    checkout = Path(__file__).resolve().parents[3]
+    try:
+        return [str(checkout.relative_to("/tmp"))]
+    except ValueError:
+        return []
+
+
 def _initramfs(
     bundle: KernelBundle,
     command: str,
@@ -111,7 +121,9 @@ def _initramfs(
 ) -> Path:
     entries = [
         initramfs.host_file("bin/busybox", BUSYBOX),
-        initramfs.file("init", init_script(share_host_root).encode(), executable=True),
+        initramfs.file(
+            "init", init_script(share_host_root, _kept_under_tmp()).encode(), executable=True
+        ),
         initramfs.file(COMMAND_PATH, command.encode(), executable=True),
         initramfs.directory(MODULES_DIR),
     ]
