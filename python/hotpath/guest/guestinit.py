@@ -57,7 +57,9 @@ mount -t proc proc /host/proc || fail "/host/proc"
 mount -t sysfs sysfs /host/sys || fail "/host/sys"
 mount -t devtmpfs devtmpfs /host/dev || fail "/host/dev"
 mount -o bind /host/tmp /host-tmp || fail "/host-tmp"
-mount -o bind /tmp /host/tmp || fail "/host/tmp"
+"""
+# After the folders kept: rbind, so that their mounts come along.
+_SHARE_TMP = """mount -o rbind /tmp /host/tmp || fail "/host/tmp"
 """
 
 
@@ -84,5 +86,7 @@ reboot -f
 def init_script(share_host_root: bool, keep_under_tmp: Sequence[str] = ()) -> str:
     """/init; keep_under_tmp: folders relative to the host's /tmp to keep
     visible in the shared root (share_host_root only)."""
-    share = _SHARE_HOST + "".join(_keep(f) for f in keep_under_tmp) if share_host_root else ""
+    share = ""
+    if share_host_root:
+        share = _SHARE_HOST + "".join(_keep(f) for f in keep_under_tmp) + _SHARE_TMP
     return _PROLOGUE + share + _EPILOGUE

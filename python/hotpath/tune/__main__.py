@@ -21,3 +21,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     tune.add_parser(parser.add_subparsers(dest="command", required=True))
     args = parser.parse_args(["tune", *(sys.argv[1:] if argv is None else argv)])
     return run_handler(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())
