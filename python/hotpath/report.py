@@ -8,6 +8,7 @@ as PNG and SVG, and each chain graph's Graphviz source in chains/.
 """
 
 import json
+from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -32,7 +33,12 @@ def check_folder(folder: Path, label: str = "--out", hint: str = "") -> None:
     destination.check_folder(folder, label, hint)
 
 
-def write_pages(run: RunResult, folder: Path, from_history: bool = False) -> list[Path]:
+def write_pages(
+    run: RunResult,
+    folder: Path,
+    from_history: bool = False,
+    extra_labs: Sequence[summary.LabSummary] = (),
+) -> list[Path]:
     """The report without results.json: report.md, report.html, plots/, chains/.
 
     Made from the run alone (its calibration included), so a run just
@@ -43,7 +49,7 @@ def write_pages(run: RunResult, folder: Path, from_history: bool = False) -> lis
     calibration = calibration_from_json(run.calibration) if run.calibration else None
     calib_text = render_calibration(calibration) if calibration else []
     md = ["# hotpath report", "", f"{run.started}, hotpath {run.version}: `{run.command_line}`", ""]
-    md.extend(summary.render_markdown(summary.summarize(run)))
+    md.extend(summary.render_markdown(summary.summarize(run, extra_labs)))
     warnings = [*run.machine.warnings(), *run.variant_warnings()]
     md.extend(["", *(f"- warning: {w}" for w in warnings)] if warnings else [])
     if from_history:
@@ -62,7 +68,7 @@ def write_pages(run: RunResult, folder: Path, from_history: bool = False) -> lis
     svgs = [p for p in plots if p.suffix == ".svg"]
     files[1].write_text(
         html_format.render_page(
-            run, svgs, calibration, calib_text, [STORED_NOTE] if from_history else []
+            run, svgs, calibration, calib_text, [STORED_NOTE] if from_history else [], extra_labs
         ),
         encoding="utf-8",
     )

@@ -25,6 +25,7 @@ Every format (terminal, Markdown, HTML) renders the same RunSummary.
 
 import math
 from collections import Counter
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hotpath import seedtables
@@ -409,9 +410,11 @@ def summarize_lab(run: RunResult, lab_name: str) -> LabSummary:
     return summary
 
 
-def summarize(run: RunResult) -> RunSummary:
+def summarize(run: RunResult, extra: Sequence[LabSummary] = ()) -> RunSummary:
+    """The run's labs, then `extra`: labs that time with a program of their
+    own beside the run (the crossing lab's quick suite in `hotpath run`)."""
     labs = [lab for lab in run.labs if lab != "calibrate"]
-    return RunSummary(state_lines(run), [summarize_lab(run, lab) for lab in labs])
+    return RunSummary(state_lines(run), [*(summarize_lab(run, lab) for lab in labs), *extra])
 
 
 def render_lines(summary: RunSummary) -> list[str]:

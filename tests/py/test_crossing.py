@@ -258,6 +258,22 @@ def test_verdict_takes_the_best_batched_path_and_says_what_is_missing():
     assert "No batched" in report.verdict([fig("pwrite", 1.1, 1.0, 1.2)])
 
 
+def test_lab_summary_for_hotpath_run():
+    user = parse_user_run(json.dumps(user_doc()))
+    work = Workload(1024, 4, 3, ("write", "writev"), kernel_path=True)
+    module = crossing_run.module_result(parse_module_results(MODULE_TEXT), work)
+    result = crossing_run.build_report("vm", user, module, [], machine="test box")
+    result.emulated = True
+    lab = report.lab_summary(result)
+    assert lab.lab == "crossing"
+    assert lab.headline["kernel"][0].startswith("kernel_write ")
+    assert "seed's 'about 1.2x'" in lab.headline["claims"][0]
+    assert lab.headline["problems"] == ["1 WRONG, 0 not timed"]  # io_uring in user_doc()
+    assert lab.findings[0].text == report.verdict(result.paths, emulated=True)
+    assert any(f.text.startswith("io_uring wrong") for f in lab.findings)
+    assert all("emulated" in f.text for f in lab.findings if f.topic == "path")
+
+
 def test_report_from_parsed_runs():
     user = parse_user_run(json.dumps(user_doc()))
     work = Workload(1024, 4, 3, ("write", "writev"), kernel_path=True)

@@ -34,7 +34,7 @@ from hotpath.commands.lab import own_sizes
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat
-from hotpath.labs import ALL_LABS, crossing_run
+from hotpath.labs import ALL_LABS, crossing_report, crossing_run
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult
@@ -97,9 +97,10 @@ def run(args: argparse.Namespace) -> int:
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
     crossing = crossing_run.suite_part(args.quick)  # its own program, not the runner
-    stored = write_and_store(args, result, folder)
+    extra = [crossing_report.lab_summary(crossing.result)] if crossing.result else []
+    stored = write_and_store(args, result, folder, extra)
     crossing.save(folder)
-    print("\n".join(summary.render_lines(summary.summarize(result))))
+    print("\n".join(summary.render_lines(summary.summarize(result, extra))))
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")
     wrong = result.wrong_variants()
@@ -111,7 +112,12 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_and_store(args: argparse.Namespace, result: RunResult, folder: Path) -> str | None:
+def write_and_store(
+    args: argparse.Namespace,
+    result: RunResult,
+    folder: Path,
+    extra_labs: list[summary.LabSummary] | None = None,
+) -> str | None:
     """The report folder, then the history row (module docstring); returns why
     the row could not be written, if it could not. A report that cannot be
     written prints the run's tables and raises HotpathError; no row is kept."""
@@ -122,7 +128,7 @@ def write_and_store(args: argparse.Namespace, result: RunResult, folder: Path) -
     store: Store | None = None
     problem = None
     try:
-        write_pages(result, staged.path)
+        write_pages(result, staged.path, extra_labs=extra_labs or [])
         if storing(args):
             try:
                 store = Store.open(db_path(args))

@@ -13,13 +13,16 @@ moving the loop into the kernel (kernel_write from the module) gains?
 
 import json
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from hotpath.labs.crossing_results import ModuleRun, UserRun
 from hotpath.significance import bootstrap_ratio_ci
 from hotpath.stats import Summary, intervals_overlap, summarize
+
+if TYPE_CHECKING:  # hotpath.summary imports the labs: no cycle at run time
+    from hotpath.summary import LabSummary
 
 UNIT = "ns per iteration, wall clock"
 BASELINE = "write"
@@ -373,3 +376,46 @@ def to_json(report: CrossingReport) -> str:
         "guest": report.guest,
     }
     return json.dumps(doc, indent=2) + "\n"
+
+
+def lab_summary(result: CrossingReport) -> "LabSummary":
+    """The crossing lab's rows in `hotpath run`'s summary (hotpath.summary):
+    the fastest path, the module against write(), the seed's 1.2x, the paths
+    not timed, and the plain answer whether batching reaches the module."""
+    from hotpath.summary import BAD, GOOD, NEUTRAL, Finding, LabSummary
+
+    tail = f" ({EMULATED})" if result.emulated else ""
+    lab = LabSummary("crossing", f"write() against kernel_write() (seed 001), {result.where}")
+    timed = [p for p in result.paths if p.summary is not None]
+    if timed:
+        best = min(timed, key=lambda p: p.summary.median if p.summary else 0.0)
+        assert best.summary is not None
+        lab.headline["fastest"].append(
+            f"{best.name}: {best.summary.median / 1e6:.3f} ms per iteration "
+            f"({result.count} x {result.chunk} B){tail}"
+        )
+    kernel = next((p for p in result.paths if p.name == KERNEL), None)
+    if kernel is not None and kernel.speedup is not None:
+        lab.headline["kernel"].append(f"kernel_write {kernel.speedup.text()} write(){tail}")
+        lab.headline["claims"].append(f"seed's 'about 1.2x': {kernel.speedup.text()} here")
+    else:
+        lab.headline["kernel"].append("kernel_write not run here: hotpath crossing --kernel vm")
+    untimed = [p for p in result.paths if p.summary is None]
+    wrong = sum(p.status == "wrong" for p in untimed)
+    lab.headline["problems"].append(f"{wrong} WRONG, {len(untimed) - wrong} not timed")
+    lab.findings.append(Finding("verdict", verdict(result.paths, result.emulated)))
+    for p in result.paths:
+        if p.summary is None:
+            tone = BAD if p.status == "wrong" else NEUTRAL
+            lab.findings.append(Finding("not timed", f"{p.name} {p.status}: {p.reason}", tone))
+            continue
+        ratio = f", {p.speedup.text()} write()" if p.speedup is not None else ""
+        lab.findings.append(
+            Finding(
+                "path",
+                f"{p.name}: {p.summary.median / 1e6:.3f} ms per iteration "
+                f"[{p.summary.ci_lo / 1e6:.3f}, {p.summary.ci_hi / 1e6:.3f}]{ratio}{tail}",
+                GOOD if p.speedup is not None and p.speedup.lo > 1 else NEUTRAL,
+            )
+        )
+    return lab
