@@ -26,7 +26,7 @@ from hotpath.tune import evaluate, workloads
 from hotpath.tune import profile as profile_mod
 from hotpath.tune.plan import make_plan
 from hotpath.tune.ranktest import mann_whitney_u
-from test_tune import REPO, make_root, profile, setting, tree
+from tune_tree import REPO, make_root, profile, setting, tree
 
 
 def sleeper(root) -> str:
