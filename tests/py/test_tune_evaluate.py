@@ -68,6 +68,12 @@ def permutation_p(a, b, exhaustive=False):
     return hits / len(splits)
 
 
+def evaluate_args(prof: Path, root: Path, rounds: int, command: str, *extra: str) -> list[str]:
+    """`hotpath tune evaluate` on the fake tree with one workload, no warm-up."""
+    return ["tune", "evaluate", str(prof), "--root", str(root), "--rounds", str(rounds),
+            "--warmup", "0", "--command", command, *extra]  # fmt: skip
+
+
 def test_threshold_matches_compare():
     assert evaluate.DEFAULT_THRESHOLD == DEFAULT_THRESHOLD
 
@@ -79,21 +85,7 @@ def test_hurting_setting_found_and_named_settings_restored(cli, tmp_path):
         tmp_path,
         setting('"vm.fake_delay"', "4") + setting('"vm.swappiness"', "10"),
     )
-    res = cli(
-        "tune",
-        "evaluate",
-        str(prof),
-        "--root",
-        str(root),
-        "--rounds",
-        "8",
-        "--command",
-        sleeper(root),
-        "--per-setting",
-        "--warmup",
-        "0",
-        "--json",
-    )
+    res = cli(*evaluate_args(prof, root, 8, sleeper(root), "--per-setting", "--json"))
     assert res.status == 0, res.err
     data = res.json()
     by = {(c["base"], c["other"]): c for c in data["comparisons"]}
@@ -146,19 +138,7 @@ def test_leave_one_out_configurations(tmp_path):
 def test_a_a_gives_no_evidence(cli, tmp_path):
     root = make_root(tmp_path)
     prof = profile(tmp_path, setting('"vm.swappiness"', "60"))  # what the tree has: A = B
-    res = cli(
-        "tune",
-        "evaluate",
-        str(prof),
-        "--root",
-        str(root),
-        "--rounds",
-        "5",
-        "--command",
-        sleeper(root),
-        "--warmup",
-        "0",
-    )
+    res = cli(*evaluate_args(prof, root, 5, sleeper(root)))
     assert res.status == 0, res.err
     assert "an A/A run" in res.err
     assert "no evidence" in res.out and "worse" not in res.out.split("verdict", 1)[1]
@@ -169,19 +149,7 @@ def test_failing_workload_restores_settings(cli, tmp_path):
     before = tree(root)
     prof = profile(tmp_path, setting('"vm.fake_delay"', "2"))
     knob = root / "proc/sys/vm/fake_delay"
-    res = cli(
-        "tune",
-        "evaluate",
-        str(prof),
-        "--root",
-        str(root),
-        "--rounds",
-        "3",
-        "--warmup",
-        "0",
-        "--command",
-        f"flaky=test $(cat {knob}) -eq 1",
-    )
+    res = cli(*evaluate_args(prof, root, 3, f"flaky=test $(cat {knob}) -eq 1"))
     assert res.status == 1
     assert "workload flaky failed (exit 1)" in res.err
     assert "restored vm.fake_delay" in res.err
@@ -193,22 +161,7 @@ def test_ctrl_c_restores_settings(tmp_path):
     before = tree(root)
     prof = profile(tmp_path, setting('"vm.fake_delay"', "50"))
     proc = subprocess.Popen(
-        [
-            sys.executable,
-            "-m",
-            "hotpath",
-            "tune",
-            "evaluate",
-            str(prof),
-            "--root",
-            str(root),
-            "--rounds",
-            "50",
-            "--warmup",
-            "0",
-            "--command",
-            sleeper(root),
-        ],
+        [sys.executable, "-m", "hotpath", *evaluate_args(prof, root, 50, sleeper(root))],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
