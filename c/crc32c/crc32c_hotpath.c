@@ -40,11 +40,12 @@ uint32_t hp_crc32c_cpu(void)
  * second step (the short buffers) cost one compare.
  */
 static struct {
-	uint32_t from[HP_STEPS_MAX + 1];	/* from[n] == UINT32_MAX ends it */
+	uint32_t from[HP_STEPS_MAX + 1];	/* UINT32_MAX from [n] on */
 	hp_crc32c_fn fn[HP_STEPS_MAX];
 	uint8_t n;
 	uint8_t short_stream;	/* the first step is one crc32q stream: inlined */
-} plan = { .from = { 0, UINT32_MAX }, .fn = { hp_crc32c_slice8 }, .n = 1 };
+} plan = { .from = { [1 ... HP_STEPS_MAX] = UINT32_MAX }, .n = 1,
+	    .fn = { [0 ... HP_STEPS_MAX - 1] = hp_crc32c_slice8 } };
 
 static int method_runs(enum hp_crc32c_method m, uint32_t f)
 {
@@ -76,6 +77,8 @@ static hp_crc32c_fn method_fn(enum hp_crc32c_method m)
 		return hp__crc32c_sse42;
 	case HP_CRC32C_SSE42_3WAY:
 		return hp_crc32c_sse42_3way;
+	case HP_CRC32C_SSE42_4WAY:
+		return hp__crc32c_4way;
 	case HP_CRC32C_FOLD4:
 		return hp__crc32c_fold4;
 	case HP_CRC32C_FOLD8:
@@ -105,7 +108,13 @@ void hp_crc32c_use_row(const struct hp_dispatch_row *row)
 		plan.from[plan.n] = steps->from[i];
 		plan.fn[plan.n++] = fn;
 	}
-	plan.from[plan.n] = UINT32_MAX;
+	/* Past the last step: no length starts another (lengths of 4 GiB and
+	 * more run the last step, however far they scan). */
+	for (int i = plan.n; i < HP_STEPS_MAX; i++) {
+		plan.from[i] = UINT32_MAX;
+		plan.fn[i] = plan.fn[plan.n - 1];
+	}
+	plan.from[HP_STEPS_MAX] = UINT32_MAX;
 	plan.short_stream = plan.fn[0] == hp__crc32c_sse42;
 }
 
@@ -117,14 +126,14 @@ __attribute__((constructor)) static void crc32c_dispatch_init(void)
 	hp_crc32c_use_row(hp_dispatch());
 }
 
-/* The row's steps after the first: out of line, so that short buffers pay
- * one compare and no call. */
+/* The row's steps after the second: out of line, so that short buffers
+ * pay one compare and no call. */
 static __attribute__((noinline)) uint32_t later_steps(uint32_t crc, const void *buf,
 						      size_t len)
 {
-	int i = 2;
+	int i = 3;
 
-	while (len >= plan.from[i])
+	while (i < HP_STEPS_MAX && len >= plan.from[i])
 		i++;
 	return plan.fn[i - 1](crc, buf, len);
 }
@@ -140,8 +149,12 @@ HP_SSE42 uint32_t hp_crc32c(uint32_t crc, const void *buf, size_t len)
 {
 	if (len < plan.from[1]) {
 		if (__builtin_expect(plan.short_stream, 1))
-			return hp_crc32_stream(crc, buf, len);
+			return hp_crc32_short(crc, buf, len);
 		return plan.fn[0](crc, buf, len);
 	}
+	/* The second step directly: through later_steps() it cost 3 cycles
+	 * at 96 bytes on a Zen 3 (30.2 against 27.2 for the method alone). */
+	if (len < plan.from[2])
+		return plan.fn[1](crc, buf, len);
 	return later_steps(crc, buf, len);
 }

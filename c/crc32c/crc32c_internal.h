@@ -75,6 +75,28 @@ static inline HP_SSE42 uint32_t hp_crc32_stream(uint32_t crc,
 	return crc;
 }
 
+/*
+ * The same, the first 64 bytes unrolled when there are 64 or more. With the loop
+ * alone, 64 bytes took 19.8 cycles in throughput mode on a Zen 3 (24.6
+ * or more in some builds, depending on where the code landed), against
+ * 17.1 for ISA-L's unrolled code; testing every bit of the length
+ * instead cost 3 cycles at 16 bytes (a taken branch per bit).
+ */
+static inline HP_SSE42 uint32_t hp_crc32_short(uint32_t crc, const uint8_t *p,
+					      size_t len)
+{
+	uint64_t c = crc;
+
+	/* below 64 bytes falling through, as the loop alone did */
+	if (__builtin_expect(len >= 64, 0)) {
+#pragma GCC unroll 8
+		for (int i = 0; i < 8; i++)
+			c = _mm_crc32_u64(c, hp_load64(p + 8 * i));
+		return hp_crc32_stream((uint32_t)c, p + 64, len - 64);
+	}
+	return hp_crc32_stream(crc, p, len);
+}
+
 /* crc * x^(8n) mod P, given k = x^(8n - 33) mod P. */
 static inline HP_CLMUL uint32_t hp_clmul_shift(uint32_t crc, uint32_t k)
 {
@@ -143,6 +165,8 @@ hp_fold_to_one(__m128i *x, int lanes, const uint8_t **pp, size_t *lenp)
 
 HP_HIDDEN uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf,
 				    size_t len);
+HP_HIDDEN uint32_t hp__crc32c_4way(uint32_t crc, const void *buf,
+				   size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold4(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold8(uint32_t crc, const void *buf,

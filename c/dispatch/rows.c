@@ -35,7 +35,7 @@ static const char generic[] =
 	"name = zen3\n" \
 	"csum.even = scalar 0, avx2 256\n" \
 	"csum.odd = scalar 0, avx2 256\n" \
-	"crc32c = sse42 0, sse42-3way 96\n"
+	"crc32c = sse42 0, sse42-4way 96\n"
 
 #define ZEN4 \
 	"name = zen4\n" \

@@ -33,6 +33,7 @@ CRC32C_METHODS = {
     "slice8": "slice-by-8",
     "sse42": "sse42-1stream",
     "sse42-3way": "sse42-3way",
+    "sse42-4way": "sse42-4way",
     "fold4": "pclmul-fold4",
     "fold8": "pclmul-fold8",
     "avx512": "vpclmul-avx512",

@@ -4,8 +4,9 @@
  * domain, against the bitwise reference: the check value and RFC 3720's
  * vectors, every length 0..4096 at every alignment 0..63 (the buffer
  * ending at a guard page, so over-reads fault), initial values 0, ~0 and
- * random, and random lengths up to 1 MiB. The registry is the list: a
- * variant added there is tested here.
+ * random, lengths around the long paths' block bounds and random lengths
+ * up to 1 MiB. The registry is the list: a variant added there is
+ * tested here.
  */
 #include "check.h"
 #include "registry_walk.h"
@@ -115,9 +116,19 @@ static void test_variant(const struct hp_variant *v, struct hp_guarded *g)
 		CHECK(!s.bad, "%s: %lu wrong lengths at align %zu, first %zu",
 		      v->name, s.bad, align, s.first_bad_len);
 	}
-	/* random lengths up to 1 MiB, through the registry's check() */
-	for (int t = 0; t < 6; t++) {
-		size_t len = (size_t)(rnd() % (BIG + 1));
+	/* long lengths through the registry's check(): first those around
+	 * the block and prefetch bounds of the long-buffer paths (sse42-4way:
+	 * 16 KiB blocks, prefetching from 64 KiB; 3-way: 3 KiB), then random
+	 * ones up to 1 MiB */
+	static const size_t edges[] = {
+		3072, 3073, 16383, 16384, 16385, 16415, 16416, 16417,
+		2 * 16384 + 31, 65535, 65536, 65536 + 8 + 3, 4 * 16384 + 32,
+		BIG - 1, BIG,
+	};
+	const size_t nedges = sizeof(edges) / sizeof(*edges);
+
+	for (size_t t = 0; t < nedges + 6; t++) {
+		size_t len = t < nedges ? edges[t] : (size_t)(rnd() % (BIG + 1));
 		size_t align = (size_t)(rnd() % 64);
 		uint32_t seed = (uint32_t)rnd();
 		uint64_t exp, got;

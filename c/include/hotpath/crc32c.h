@@ -51,6 +51,8 @@ uint32_t hp_crc32c_slice8(uint32_t crc, const void *buf, size_t len);
 uint32_t hp_crc32c_sse42(uint32_t crc, const void *buf, size_t len);
 /* Three interleaved crc32q streams merged with PCLMULQDQ (SSE4.2+PCLMUL). */
 uint32_t hp_crc32c_sse42_3way(uint32_t crc, const void *buf, size_t len);
+/* hotpath's own: four crc32q streams, long buffers in pipelined blocks. */
+uint32_t hp_crc32c_sse42_4way(uint32_t crc, const void *buf, size_t len);
 /* hp_crc32c()'s methods per length from a dispatch row (hotpath/dispatch.h);
  * before main it takes hp_dispatch()'s. */
 struct hp_dispatch_row;
