@@ -160,14 +160,13 @@ uint32_t hp_csum_scalar(const void *buf, int len, uint32_t sum)
  * never called. Set before main (constructor) or by hp_csum_set_path().
  */
 struct csum_plan {
-	uint32_t from[HP_STEPS_MAX + 1];	/* from[n] == UINT32_MAX ends it */
+	uint32_t from[HP_STEPS_MAX + 1];	/* UINT32_MAX from [n] on */
 	hp_csum_fn fn[HP_STEPS_MAX];
 	uint8_t n;
 };
-static struct csum_plan plans[2] = {
-	{ .from = { 0, UINT32_MAX }, .fn = { hp_csum_scalar }, .n = 1 },
-	{ .from = { 0, UINT32_MAX }, .fn = { hp_csum_scalar }, .n = 1 },
-};
+#define SCALAR_PLAN { .from = { [1 ... HP_STEPS_MAX] = UINT32_MAX }, .n = 1, \
+		      .fn = { [0 ... HP_STEPS_MAX - 1] = hp_csum_scalar } }
+static struct csum_plan plans[2] = { SCALAR_PLAN, SCALAR_PLAN };
 static enum hp_csum_path cur_path = HP_CSUM_PATH_SCALAR;
 
 static const char *const path_names[] = {
@@ -245,6 +244,15 @@ static hp_csum_fn path_fn(enum hp_csum_path path)
 	}
 }
 
+/* Past the plan's last step no length starts another. */
+static void plan_end(struct csum_plan *plan)
+{
+	for (int i = plan->n; i <= HP_STEPS_MAX; i++)
+		plan->from[i] = UINT32_MAX;
+	for (int i = plan->n; i < HP_STEPS_MAX; i++)
+		plan->fn[i] = plan->fn[plan->n - 1];
+}
+
 static void plan_steps(struct csum_plan *plan, const struct hp_steps *steps)
 {
 	plan->n = 0;
@@ -256,7 +264,7 @@ static void plan_steps(struct csum_plan *plan, const struct hp_steps *steps)
 		plan->from[plan->n] = steps->from[i];
 		plan->fn[plan->n++] = fn;
 	}
-	plan->from[plan->n] = UINT32_MAX;
+	plan_end(plan);
 }
 
 /**
@@ -298,7 +306,7 @@ int hp_csum_set_path(enum hp_csum_path path)
 			plans[odd].fn[1] = path_fn(path);
 			plans[odd].n = 2;
 		}
-		plans[odd].from[plans[odd].n] = UINT32_MAX;
+		plan_end(&plans[odd]);
 	}
 	cur_path = path;
 	return 0;
@@ -341,14 +349,14 @@ __attribute__((constructor)) static void hp_csum_init(void)
  *
  * Return: as hp_csum_scalar(); every path returns the same bits.
  */
-/* The row's vector steps, from the second on: out of line, so that the
+/* The row's vector steps from the second on: out of line, so that the
  * short path in hp_csum() stays small. */
 static __attribute__((noinline)) uint32_t vector_steps(const struct csum_plan *plan,
 						       const void *buf, int len, uint32_t sum)
 {
-	int i = 2;
+	int i = 3;
 
-	while ((uint32_t)len >= plan->from[i])
+	while (i < HP_STEPS_MAX && (uint32_t)len >= plan->from[i])
 		i++;
 	return plan->fn[i - 1](buf, len, sum);
 }
@@ -361,5 +369,10 @@ uint32_t hp_csum(const void *buf, int len, uint32_t sum)
 	 * up to the row's first vector step the same inlined adc chains. */
 	if (__builtin_expect(len < HP_CSUM_VEC_MIN, 1) || (uint32_t)len < plan->from[1])
 		return csum_add32c(scalar_core(buf, (size_t)len), sum);
+	/* The first vector step directly: through vector_steps() it cost 5
+	 * cycles at 256 bytes on a Zen 3 (26.2 against 21.2 for the AVX2
+	 * path alone). */
+	if ((uint32_t)len < plan->from[2])
+		return plan->fn[1](buf, len, sum);
 	return vector_steps(plan, buf, len, sum);
 }
