@@ -33,8 +33,8 @@ static const char generic[] =
 
 #define ZEN3 \
 	"name = zen3\n" \
-	"csum.even = scalar 0, avx2 256\n" \
-	"csum.odd = scalar 0, avx2 256\n" \
+	"csum.even = scalar 0, avx2 384\n" \
+	"csum.odd = scalar 0, avx2 384\n" \
 	"crc32c = sse42 0, sse42-4way 96\n"
 
 #define ZEN4 \
@@ -60,13 +60,18 @@ static const struct builtin builtins[] = {
 	  "csum.odd = scalar 0, avx2-hybrid 1024\n" GENERIC_CRC32C },
 	/*
 	 * Zen 3 (family 19h models 00h-0Fh Milan, 20h-2Fh Vermeer, 40h-5Fh
-	 * Rembrandt and Cezanne), measured with `hotpath dispatch --rounds 100`
-	 * on an EPYC family 25 model 1 (2 vCPUs under KVM), 2026-11-23:
-	 * - csum: AVX2 from 256 bytes at both parities (512: 27.6 against 38.9
-	 *   cycles for the adc chains; 768: 34.6 against 57.4);
-	 * - crc32c: PCLMULQDQ folds 16 bytes per 4 cycles here (4 KiB: 1102
-	 *   cycles with eight lanes), three crc32q streams 8 bytes per cycle
-	 *   (552): one stream below 96 bytes, three from 96, no folding.
+	 * Rembrandt and Cezanne), measured with `hotpath dispatch --rounds 50`
+	 * on an EPYC family 25 model 1 (2 vCPUs under KVM), 2026-11-23
+	 * (geometric mean of latency and throughput, core cycles):
+	 * - csum: the inlined adc chains up to 256 bytes (256: 21.2 against
+	 *   24.2 through the AVX2 step), AVX2 from 384 at both parities (384:
+	 *   24.2 against 27.7 for the adc chains; 512: 27.2 against 36.3);
+	 * - crc32c: PCLMULQDQ folds 16 bytes per 4 cycles here and competes
+	 *   with crc32q for its unit, so no folding; one crc32q stream below
+	 *   96 bytes, hotpath's four streams from 96 (128: 28.2 against 33.3
+	 *   for three streams; 1 MiB: 136.4k against 158.5k). The measured
+	 *   row would run three streams at 96..127 (26.2 against 27.2); the
+	 *   third step would cost hp_crc32c() a scan at every longer length.
 	 */
 	{ "AuthenticAMD", 0x19, 0x00, 0x0f, ZEN3 },
 	{ "AuthenticAMD", 0x19, 0x20, 0x2f, ZEN3 },
