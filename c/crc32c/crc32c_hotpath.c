@@ -12,7 +12,8 @@
  * - the 512-bit fold from 256 bytes where the CPU has VPCLMULQDQ and
  *   AVX-512.
  * A Zen 4 row instead runs three crc32q streams from 64 bytes (crc32q
- * issues every cycle there). Methods the CPU lacks fall back: the 512-bit
+ * issues every cycle there), a Zen 3 row hotpath's four streams
+ * (crc32c_4way.c) from 96. Methods the CPU lacks fall back: the 512-bit
  * fold to eight lanes, folding and three streams to one stream, SSE4.2 to
  * slicing by 8.
  */

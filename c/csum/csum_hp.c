@@ -349,7 +349,7 @@ __attribute__((constructor)) static void hp_csum_init(void)
  *
  * Return: as hp_csum_scalar(); every path returns the same bits.
  */
-/* The row's vector steps from the second on: out of line, so that the
+/* The row's steps after its first vector step: out of line, so that the
  * short path in hp_csum() stays small. */
 static __attribute__((noinline)) uint32_t vector_steps(const struct csum_plan *plan,
 						       const void *buf, int len, uint32_t sum)
