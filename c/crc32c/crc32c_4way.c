@@ -30,26 +30,9 @@
 
 #include "crc32c_internal.h"
 
-#define STREAM_MAX	4096		/* bytes per stream in one block */
+#define STREAM_MAX	HP_STREAM_K_MAX	/* bytes per stream in one block */
 #define BLOCK		(4 * STREAM_MAX)
 #define PREFETCH_FROM	(64 * 1024)
-
-/* shift_k[s/8 - 1][j] = x^(8(j+1)s - 33) mod P: multiplies a CRC by
- * x^(8(j+1)s), moving it over j+1 quarters of s bytes. */
-static uint32_t shift_k[STREAM_MAX / 8][4];
-
-__attribute__((constructor)) static void four_way_init(void)
-{
-	for (int j = 0; j < 4; j++) {
-		uint32_t step = hp_crc32c_xpow_ref(64 * (j + 1));
-		uint32_t k = hp_crc32c_xpow_ref(64 * (j + 1) - 33);
-
-		for (int i = 0; i < STREAM_MAX / 8; i++) {
-			shift_k[i][j] = k;
-			k = hp_crc32c_mulmod_ref(k, step);
-		}
-	}
-}
 
 static inline HP_CLMUL __m128i shift(uint64_t crc, uint32_t k)
 {
@@ -66,7 +49,7 @@ static inline __attribute__((always_inline)) HP_CLMUL uint32_t
 four_streams(uint64_t c0, const uint8_t *p, size_t s, __m128i carry,
 	     int prefetch)
 {
-	const uint32_t *k = shift_k[s / 8 - 1];
+	const uint32_t *k = hp_crc32c_stream_k[s / 8 - 1];
 	const uint8_t *end = p + s - 8;
 	uint64_t c1 = 0, c2 = 0, c3 = 0;
 	__m128i m;
@@ -95,7 +78,7 @@ whole_blocks(uint32_t crc, const uint8_t **pp, size_t *lenp, int prefetch)
 {
 	const uint8_t *p = *pp;
 	size_t len = *lenp;
-	uint32_t k_block = shift_k[STREAM_MAX / 8 - 1][3];
+	uint32_t k_block = hp_crc32c_stream_k[STREAM_MAX / 8 - 1][3];
 
 	crc = four_streams(crc, p, STREAM_MAX, _mm_setzero_si128(), prefetch);
 	for (p += BLOCK, len -= BLOCK; len >= BLOCK; p += BLOCK, len -= BLOCK)
@@ -111,16 +94,14 @@ HP_CLMUL uint32_t hp__crc32c_4way(uint32_t crc, const void *buf, size_t len)
 	const uint8_t *p = buf;
 	size_t s;
 
-	if (len < 32)
-		return hp_crc32_stream(crc, p, len);
 	if (len >= BLOCK) {
 		if (len >= PREFETCH_FROM)
 			crc = whole_blocks(crc, &p, &len, 1);
 		else
 			crc = whole_blocks(crc, &p, &len, 0);
-		if (len < 32)
-			return hp_crc32_stream(crc, p, len);
 	}
+	if (len < 32)
+		return hp_crc32_stream(crc, p, len);
 	s = (len / 32) * 8;
 	return four_streams(hp_crc32_short(crc, p, len - 4 * s),
 			    p + len - 4 * s, s,

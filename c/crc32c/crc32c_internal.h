@@ -163,6 +163,15 @@ hp_fold_to_one(__m128i *x, int lanes, const uint8_t **pp, size_t *lenp)
 	return x[3];
 }
 
+/*
+ * The multi-stream methods' merge constants, built before main
+ * (crc32c_sse42.c): hp_crc32c_stream_k[s/8 - 1][j] = x^(8(j+1)s - 33)
+ * mod P multiplies a CRC by x^(8(j+1)s), moving it over j + 1 streams of
+ * s bytes, for s = 8..HP_STREAM_K_MAX.
+ */
+#define HP_STREAM_K_MAX 4096
+extern HP_HIDDEN uint32_t hp_crc32c_stream_k[HP_STREAM_K_MAX / 8][4];
+
 HP_HIDDEN uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_4way(uint32_t crc, const void *buf,

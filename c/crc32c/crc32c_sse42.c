@@ -17,23 +17,19 @@
 
 #define THREEWAY_MAX_STREAM 1024	/* bytes per stream per block */
 
-/*
- * three_k[i] = { x^(8*2S - 33), x^(8*S - 33) } mod P for S = 8 * (i + 1):
- * the constants that shift the first stream over two thirds and the
- * second over one third of a block of 3 * S bytes.
- */
-static uint32_t three_k[THREEWAY_MAX_STREAM / 8][2];
+uint32_t hp_crc32c_stream_k[HP_STREAM_K_MAX / 8][4];
 
-__attribute__((constructor)) static void threeway_init(void)
+/* Each column j steps from s to s + 8 by one more x^(64(j+1)). */
+__attribute__((constructor)) static void stream_k_init(void)
 {
-	uint32_t x64 = hp_crc32c_xpow_ref(64), x128 = hp_crc32c_xpow_ref(128);
-	uint32_t k2 = hp_crc32c_xpow_ref(128 - 33), k1 = hp_crc32c_xpow_ref(64 - 33);
+	for (int j = 0; j < 4; j++) {
+		uint32_t step = hp_crc32c_xpow_ref(64 * (j + 1));
+		uint32_t k = hp_crc32c_xpow_ref(64 * (j + 1) - 33);
 
-	for (int i = 0; i < THREEWAY_MAX_STREAM / 8; i++) {
-		three_k[i][0] = k2;
-		three_k[i][1] = k1;
-		k2 = hp_crc32c_mulmod_ref(k2, x128);
-		k1 = hp_crc32c_mulmod_ref(k1, x64);
+		for (int i = 0; i < HP_STREAM_K_MAX / 8; i++) {
+			hp_crc32c_stream_k[i][j] = k;
+			k = hp_crc32c_mulmod_ref(k, step);
+		}
 	}
 }
 
@@ -68,9 +64,9 @@ HP_CLMUL uint32_t hp_crc32c_sse42_3way(uint32_t crc, const void *buf,
 		/* c0 * x^(16S) ^ c1 * x^(8S), reduced once, then ^ c2 */
 		m = _mm_xor_si128(
 			_mm_clmulepi64_si128(_mm_cvtsi32_si128((int)c0),
-				_mm_cvtsi32_si128((int)three_k[s / 8 - 1][0]), 0),
+				_mm_cvtsi32_si128((int)hp_crc32c_stream_k[s / 8 - 1][1]), 0),
 			_mm_clmulepi64_si128(_mm_cvtsi32_si128((int)c1),
-				_mm_cvtsi32_si128((int)three_k[s / 8 - 1][1]), 0));
+				_mm_cvtsi32_si128((int)hp_crc32c_stream_k[s / 8 - 1][0]), 0));
 		crc = (uint32_t)c2 ^
 		      (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(m));
 		p += 2 * s;
