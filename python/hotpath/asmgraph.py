@@ -1,8 +1,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The register and flag dependency graph of a straight-line x86-64 path.
 
-From gcc's AT&T assembly: the fall-through path of one function (branches
-not taken, local jumps followed, loops and calls refused), each
+From gcc's AT&T assembly: the path one function takes for constant
+arguments (branches on known constants followed, others not taken, jumps
+and tail calls within the file followed, loops and calls refused), each
 instruction in the register form llvm-mca should cost, the graph of which
 instruction feeds which through a register or a flag (CF and OF apart, so
 that adcx and adox chains stay independent), the longest path through it
@@ -93,34 +94,71 @@ def regs_in(op: str) -> set[str]:
     return {CANON[r] for r in re.findall(r"%(\w+)", op) if r in CANON}
 
 
-def fall_through(asm: str, function: str = "hp_probe40") -> list[str]:
-    """The function's instructions on its fall-through path, up to its first ret.
+LABEL = re.compile(r"^([.\w$@]+):\s*(.*)$")
+JUMP_TARGET = re.compile(r"^\*?([.\w$]+)(?:@GOTPCREL\(%rip\)|@PLT)?$")
+IMMEDIATE = re.compile(r"^\$(-?(?:0x[0-9a-fA-F]+|\d+))$")
+REGISTER = re.compile(r"^%(\w+)$")
 
-    Conditional branches count as not taken; an unconditional jump to a
-    local label is followed. A jump back to where the path has been (a
-    loop), a call, or a jump out of the function raises AnalysisError.
-    """
+
+def _instructions(asm: str) -> tuple[list[str], dict[str, int]]:
+    """Every instruction of the file, in order, and where each label points
+    (a label may share its line with an instruction, as hand-written
+    assembly in a top-level asm() often does)."""
     body: list[str] = []
     labels: dict[str, int] = {}
-    inside = False
     for raw in asm.splitlines():
         line = raw.split("#")[0].strip()
-        if line == f"{function}:":
-            inside = True
-            continue
-        if not inside or not line:
-            continue
-        if line.startswith(".size") or line == ".cfi_endproc":
-            break
-        if line.endswith(":"):
-            labels[line[:-1]] = len(body)
-        elif not line.startswith("."):
+        while match := LABEL.match(line):
+            labels[match.group(1)] = len(body)
+            line = match.group(2).strip()
+        if line and not line.startswith("."):
             body.append(line)
-    if not inside:
+    return body, labels
+
+
+def _value(op: str, known: dict[str, int]) -> int | None:
+    imm = IMMEDIATE.match(op)
+    if imm:
+        return int(imm.group(1), 0)
+    reg = REGISTER.match(op)
+    return known.get(CANON.get(reg.group(1), "")) if reg else None
+
+
+def _taken(mnemonic: str, a: int, b: int, width: int) -> bool | None:
+    """Whether jcc @mnemonic jumps after "cmp b, a" (AT&T: a - b)."""
+    mask = (1 << width) - 1
+    ua, ub = a & mask, b & mask
+    sa = ua - (1 << width) if ua >> (width - 1) else ua
+    sb = ub - (1 << width) if ub >> (width - 1) else ub
+    return {
+        "je": ua == ub, "jz": ua == ub, "jne": ua != ub, "jnz": ua != ub,
+        "jae": ua >= ub, "jnb": ua >= ub, "jnc": ua >= ub, "jb": ua < ub, "jc": ua < ub,
+        "jnae": ua < ub, "ja": ua > ub, "jnbe": ua > ub, "jbe": ua <= ub, "jna": ua <= ub,
+        "jge": sa >= sb, "jnl": sa >= sb, "jl": sa < sb, "jnge": sa < sb,
+        "jg": sa > sb, "jnle": sa > sb, "jle": sa <= sb, "jng": sa <= sb,
+    }.get(mnemonic)  # fmt: skip
+
+
+def probe_path(asm: str, function: str = "hp_probe40") -> list[str]:
+    """The instructions @function executes, up to its first ret.
+
+    Registers set from constants are tracked (mov $imm, and copies of
+    such registers), so a conditional branch after "cmp $imm, %reg" on a
+    known register goes where that value sends it; any other conditional
+    branch counts as not taken. Jumps to a label anywhere in the file are
+    followed, tail calls included (jmp *f@GOTPCREL(%rip) to an f defined
+    in the same file, hand-written or not). A jump back to where the path
+    has been (a loop), a call, or a jump to a function not in the file
+    raises AnalysisError.
+    """
+    body, labels = _instructions(asm)
+    if function not in labels:
         raise AnalysisError(f"{function} not found in the compiler's output")
+    known: dict[str, int] = {}
+    flags: tuple[int, int, int] | None = None  # cmp's (a, b, width)
     path: list[str] = []
     seen: set[int] = set()
-    at = 0
+    at = labels[function]
     while at < len(body):
         if at in seen:
             raise AnalysisError("a loop on the 40-byte path: not a straight-line chain")
@@ -131,13 +169,40 @@ def fall_through(asm: str, function: str = "hp_probe40") -> list[str]:
             return path
         if mnemonic.startswith("call"):
             raise AnalysisError(f"a call on the 40-byte path ({line}): not flattened")
+        target = JUMP_TARGET.match(ops)
+        dest = labels.get(target.group(1)) if target else None
         if mnemonic == "jmp":
-            if ops not in labels:
+            if dest is None:
                 raise AnalysisError(f"the 40-byte path leaves the probe ({line})")
-            at = labels[ops]
+            at = dest
             continue
-        if mnemonic.startswith("j") and labels.get(ops, len(body)) <= at:
-            raise AnalysisError(f"a loop on the 40-byte path ({line}): not a straight-line chain")
+        if stem(mnemonic) == "jcc":
+            taken = _taken(mnemonic, *flags) if flags else None
+            if taken and dest is None:
+                raise AnalysisError(f"the 40-byte path leaves the probe ({line})")
+            if not taken and dest is not None and dest <= at:
+                raise AnalysisError(
+                    f"a loop on the 40-byte path ({line}): not a straight-line chain"
+                )
+            path.append(line)
+            at = dest if taken else at + 1
+            continue
+        parts = split_operands(ops)
+        st = stem(mnemonic)
+        if st == "cmp" and len(parts) == 2:
+            a, b = _value(parts[1], known), _value(parts[0], known)
+            width = {"q": 64, "l": 32, "w": 16, "b": 8}.get(mnemonic[-1], 64)
+            flags = (a, b, width) if a is not None and b is not None else None
+        elif SEMANTICS.get(st, (NONE, ALL_FLAGS))[1]:
+            flags = None
+        if parts and REGISTER.match(parts[-1]):
+            reg = CANON.get(parts[-1][1:], "")
+            value = _value(parts[0], known) if st in ("mov", "movsl") and len(parts) == 2 else None
+            if value is None or st == "cmp":
+                if st not in ("cmp", "test"):
+                    known.pop(reg, None)
+            else:
+                known[reg] = value
         path.append(line)
         at += 1
     raise AnalysisError("no ret on the 40-byte path")

@@ -5,9 +5,12 @@ For each variant and offset (0: a 64-byte aligned buffer, 1: odd) this
   1. writes a probe that calls the variant with len = 40 on the buffer,
      flattened so that the constant length folds the other paths away, and
      compiles it with gcc -S and the library's flags;
-  2. keeps the probe's fall-through path (conditional branches not taken,
-     local jumps followed) up to its first ret; a loop, a call or a tail
-     call on it is refused: the probe is then no straight-line chain;
+  2. keeps the path the probe takes up to its first ret: branches after a
+     compare of a register known to hold a constant (the length) go where
+     it sends them, other conditional branches count as not taken, jumps
+     and tail calls to code in the same file are followed (a variant
+     written as a top-level asm() function included); a loop or a call on
+     it is refused: the probe is then no straight-line chain;
   3. runs llvm-mca (-mcpu=znver2 by default: LLVM 14 has no Zen 4 model;
      znver2 is the nearest it has, and its integer latencies are the ones
      these chains use) with -iterations=100 -timeline, with
@@ -70,7 +73,7 @@ from hotpath.asmgraph import (
     MOVE,
     AnalysisError,
     dot,
-    fall_through,
+    probe_path,
     graph,
     longest,
     reg_form,
@@ -88,8 +91,8 @@ DOT_ENV = "HOTPATH_DOT"  # a Graphviz dot to use instead of the one on PATH
 TOOL_TIMEOUT_S = 60
 
 METHOD = (
-    "gcc -S of a flattened len=40 probe (64-byte aligned buffer, +1 for odd), its "
-    "fall-through path; longest register/flag path seed->result with llvm-mca latencies "
+    "gcc -S of a flattened len=40 probe (64-byte aligned buffer, +1 for odd), the "
+    "path its constant length takes; longest register/flag path seed->result with llvm-mca latencies "
     "(register forms, loads off the chain, register moves free); mca_cycles: llvm-mca "
     "-iterations=100 -timeline on the register forms with the result fed back as the seed"
 )
@@ -336,7 +339,7 @@ def analyse(variant: str, align: int, tools: Tools, model: str) -> ChainBound:
         if done.returncode != 0:
             first = (done.stderr.strip().splitlines() or ["no message"])[0]
             raise AnalysisError(f"the probe for {variant} does not compile: {first}")
-    lines = fall_through(done.stdout)
+    lines = probe_path(done.stdout)
     regs = [reg_form(line) for line in lines]
     lat = mca(regs, tools, model, 1).latencies
     if len(lat) != len(regs):

@@ -137,7 +137,7 @@ FACTORS = {
     "seed-two-streams": 0.4,
     "seed-32bit": 0.35,
     "seed-zero-sum": 0.3,
-    "hp-csum": 0.45,
+    "hp-csum": 0.55,
     "generic-matrix": 20.0,
     "generic-gf2mul": 5.0,
     "chained": 1.0,

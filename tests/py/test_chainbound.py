@@ -106,12 +106,40 @@ def test_missing_llvm_mca_says_so(monkeypatch):
 def test_fall_through_refuses_loops_and_calls():
     loop = "hp_probe40:\n.L2:\n\taddq (%rdi), %rax\n\tjne .L2\n\tret\n"
     with pytest.raises(asmgraph.AnalysisError, match="loop"):
-        asmgraph.fall_through(loop)
+        asmgraph.probe_path(loop)
     call = "hp_probe40:\n\tcall hp_csum_ref\n\tret\n"
     with pytest.raises(asmgraph.AnalysisError, match="call"):
-        asmgraph.fall_through(call)
+        asmgraph.probe_path(call)
     forward = "hp_probe40:\n\tjmp .L3\n.L4:\n\tret\n.L3:\n\taddl %esi, %eax\n\tjmp .L4\n"
-    assert asmgraph.fall_through(forward) == ["addl %esi, %eax"]
+    assert asmgraph.probe_path(forward) == ["addl %esi, %eax"]
+
+
+def test_probe_path_follows_constants_labels_and_tail_calls():
+    # hand-written asm: labels sharing a line, a tail call through the GOT,
+    # branches on a register holding the constant length
+    asm = (
+        "hp_probe40:\n\tmovl %esi, %edx\n\tmovl $40, %esi\n"
+        "\tjmp *f@GOTPCREL(%rip)\n"
+        "f:\n\tmovslq %esi,%rsi\n\tcmpq $8,%rsi\n\tjl .Ltiny\n"
+        "\tcmpq $33,%rsi\n\tjae .Lw4\n\taddl $1, %eax\n\tret\n"
+        ".Ltiny: xorl %eax,%eax\n\tret\n"
+        ".Lw4: adcq 24(%rdi),%rax\n\taddl %edx, %eax\n\tret\n"
+    )
+    assert asmgraph.probe_path(asm) == [
+        "movl %esi, %edx", "movl $40, %esi", "movslq %esi,%rsi", "cmpq $8,%rsi",
+        "jl .Ltiny", "cmpq $33,%rsi", "jae .Lw4", "adcq 24(%rdi),%rax", "addl %edx, %eax",
+    ]  # fmt: skip
+    # a compare with an unknown register: not taken, as before
+    unknown = "hp_probe40:\n\tcmpq $8,%rsi\n\tjl .L1\n\tret\n.L1:\n\taddl %esi, %eax\n\tret\n"
+    assert asmgraph.probe_path(unknown) == ["cmpq $8,%rsi", "jl .L1"]
+    # a constant overwritten by arithmetic is no longer known
+    clobbered = (
+        "hp_probe40:\n\tmovl $40, %esi\n\taddl %edx, %esi\n\tcmpl $8,%esi\n"
+        "\tjge .L1\n\tret\n.L1:\n\taddl %esi, %eax\n\tret\n"
+    )
+    assert asmgraph.probe_path(clobbered)[-1] == "jge .L1"
+    with pytest.raises(asmgraph.AnalysisError, match="leaves the probe"):
+        asmgraph.probe_path("hp_probe40:\n\tjmp *g@GOTPCREL(%rip)\n")
 
 
 def test_script_bad_variant_exits_2():
