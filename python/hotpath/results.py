@@ -284,18 +284,8 @@ class RunResult:
             self.figures.append(figure)
 
     def variant_warnings(self) -> list[str]:
-        """One line per variant warning of the gate: 'primitive variant: words',
-        and one for the --with variants timed (docs/engine.md)."""
-        found = [f"{v.primitive} {v.info.name}: {w}" for v in self.variants for w in v.info.warnings]
-        brought = sorted({v.info.name for v in self.variants if "user" in v.info.flags})
-        if brought:
-            found.append(
-                f"--with {', '.join(brought)}: loaded from a library of their own, far from the "
-                "timing loop; on a Zen 3 such a variant paid about 3 cycles a call more than the "
-                "same code built in, so compare it with built-ins only where that is small "
-                "(docs/engine.md)"
-            )
-        return found
+        """One line per variant warning of the gate: 'primitive variant: words'."""
+        return [f"{v.primitive} {v.info.name}: {w}" for v in self.variants for w in v.info.warnings]
 
     def width_lines(self) -> list[str]:
         """One line: what the width probe saw in the run, and what it cost."""

@@ -25,9 +25,6 @@ def test_good_variant_is_timed(cli, tmp_path: Path):
     assert "my_csum" in res.out
     line = next(line for line in res.out.splitlines() if line.startswith("my_csum"))
     assert "±" in line
-    # the output says what a brought variant's call costs beside built-ins
-    warning = next(w for w in res.out.splitlines() if w.startswith("warning: --with"))
-    assert "my_csum" in warning and "docs/engine.md" in warning
 
 
 def test_wrong_variant_exit_1(cli, tmp_path: Path):
