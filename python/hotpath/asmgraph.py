@@ -178,14 +178,17 @@ def probe_path(asm: str, function: str = "hp_probe40") -> list[str]:
             continue
         if stem(mnemonic) == "jcc":
             taken = _taken(mnemonic, *flags) if flags else None
-            if taken and dest is None:
-                raise AnalysisError(f"the 40-byte path leaves the probe ({line})")
-            if not taken and dest is not None and dest <= at:
-                raise AnalysisError(
-                    f"a loop on the 40-byte path ({line}): not a straight-line chain"
-                )
             path.append(line)
-            at = dest if taken else at + 1
+            if not taken:
+                if dest is not None and dest <= at:
+                    raise AnalysisError(
+                        f"a loop on the 40-byte path ({line}): not a straight-line chain"
+                    )
+                at += 1
+            elif dest is None:
+                raise AnalysisError(f"the 40-byte path leaves the probe ({line})")
+            else:
+                at = dest
             continue
         parts = split_operands(ops)
         st = stem(mnemonic)
@@ -196,8 +199,15 @@ def probe_path(asm: str, function: str = "hp_probe40") -> list[str]:
         elif SEMANTICS.get(st, (NONE, ALL_FLAGS))[1]:
             flags = None
         if parts and REGISTER.match(parts[-1]):
-            reg = CANON.get(parts[-1][1:], "")
-            value = _value(parts[0], known) if st in ("mov", "movsl") and len(parts) == 2 else None
+            name = parts[-1][1:]
+            reg = CANON.get(name, "")
+            # a whole 64- or 32-bit register (the latter zero-extends) only
+            whole = name in REGS64 or name.startswith("e") or name.endswith("d")
+            value = (
+                _value(parts[0], known)
+                if st in ("mov", "movsl") and len(parts) == 2 and whole
+                else None
+            )
             if value is None or st == "cmp":
                 if st not in ("cmp", "test"):
                     known.pop(reg, None)

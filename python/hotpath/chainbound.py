@@ -73,9 +73,9 @@ from hotpath.asmgraph import (
     MOVE,
     AnalysisError,
     dot,
-    probe_path,
     graph,
     longest,
+    probe_path,
     reg_form,
 )
 
@@ -92,7 +92,8 @@ TOOL_TIMEOUT_S = 60
 
 METHOD = (
     "gcc -S of a flattened len=40 probe (64-byte aligned buffer, +1 for odd), the "
-    "path its constant length takes; longest register/flag path seed->result with llvm-mca latencies "
+    "path its constant length takes; longest register/flag path seed->result with llvm-mca "
+    "latencies "
     "(register forms, loads off the chain, register moves free); mca_cycles: llvm-mca "
     "-iterations=100 -timeline on the register forms with the result fed back as the seed"
 )
