@@ -145,7 +145,7 @@ def probe_path(asm: str, function: str = "hp_probe40") -> list[str]:
     Registers set from constants are tracked (mov $imm, and copies of
     such registers), so a conditional branch after "cmp $imm, %reg" on a
     known register goes where that value sends it; any other conditional
-    branch counts as not taken. Jumps to a label anywhere in the file are
+    branch counts as not taken (a backward one is taken for a loop). Jumps to a label anywhere in the file are
     followed, tail calls included (jmp *f@GOTPCREL(%rip) to an f defined
     in the same file, hand-written or not). A jump back to where the path
     has been (a loop), a call, or a jump to a function not in the file
@@ -180,7 +180,8 @@ def probe_path(asm: str, function: str = "hp_probe40") -> list[str]:
             taken = _taken(mnemonic, *flags) if flags else None
             path.append(line)
             if not taken:
-                if dest is not None and dest <= at:
+                # a backward branch the constants do not decide closes a loop
+                if taken is None and dest is not None and dest <= at:
                     raise AnalysisError(
                         f"a loop on the 40-byte path ({line}): not a straight-line chain"
                     )
