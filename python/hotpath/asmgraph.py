@@ -145,9 +145,10 @@ def probe_path(asm: str, function: str = "hp_probe40") -> list[str]:
     Registers set from constants are tracked (mov $imm, and copies of
     such registers), so a conditional branch after "cmp $imm, %reg" on a
     known register goes where that value sends it; any other conditional
-    branch counts as not taken (a backward one is taken for a loop). Jumps to a label anywhere in the file are
-    followed, tail calls included (jmp *f@GOTPCREL(%rip) to an f defined
-    in the same file, hand-written or not). A jump back to where the path
+    branch counts as not taken (a backward one is taken for a loop). Jumps
+    to a label anywhere in the file are followed, tail calls included
+    (jmp *f@GOTPCREL(%rip) to an f defined in the same file, hand-written
+    or not). A jump back to where the path
     has been (a loop), a call, or a jump to a function not in the file
     raises AnalysisError.
     """
