@@ -252,7 +252,7 @@ uint32_t hp_csum_scalar_nosum(const uint8_t *p, size_t len)
 
 /*
  * hp_csum()'s plan for each address parity ([0] even, [1] odd): from
- * from[i] bytes on, fn[i]; step 0 is the inlined scalar path, so fn[0] is
+ * from[i] bytes on, fn[i]; step 0 is the asm scalar path, so fn[0] is
  * never called. Set before main (constructor) or by hp_csum_set_path().
  */
 struct csum_plan {

@@ -63,7 +63,7 @@ static const struct builtin builtins[] = {
 	 * Rembrandt and Cezanne), measured with `hotpath dispatch --rounds 50`
 	 * on an EPYC family 25 model 1 (2 vCPUs under KVM), 2026-11-23
 	 * (geometric mean of latency and throughput, core cycles):
-	 * - csum: the inlined adc chains up to 256 bytes (256: 21.2 against
+	 * - csum: hp_csum's own adc chains up to 256 bytes (256: 21.2 against
 	 *   24.2 through the AVX2 step), AVX2 from 384 at both parities (384:
 	 *   24.2 against 27.7 for the adc chains; 512: 27.2 against 36.3);
 	 * - crc32c: PCLMULQDQ folds 16 bytes per 4 cycles here and competes

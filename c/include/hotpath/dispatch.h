@@ -23,7 +23,7 @@
  *   crc32c = sse42 0, sse42-3way 64, avx512 256
  * Steps ascend from 0; at most HP_STEPS_MAX of them. csum methods:
  * scalar, avx2, avx2-hybrid, avx512 (scalar first: below HP_CSUM_SHORT and
- * up to the second step hp_csum() runs its inlined adc chains). crc32c
+ * up to the second step hp_csum() runs its own adc chains). crc32c
  * methods: slice8, sse42, sse42-3way, sse42-4way, fold4, fold8, avx512.
  */
 #ifndef HOTPATH_DISPATCH_H
@@ -33,8 +33,8 @@
 #include <stdint.h>
 
 #define HP_STEPS_MAX 8
-/* Lengths below this always take hp_csum()'s inlined scalar path: a row
- * cannot start a vector method before it (no load, no compare there).
+/* Lengths below this always take hp_csum()'s scalar path: a row cannot
+ * start a vector method before it (no load of the row there).
  * Measured on a Zen 3 (EPYC family 25 model 1): with the row consulted
  * from 64 bytes, hp_csum() took 15.1 cycles at 64 bytes against 10.1 with
  * this bound; no CPU measured so far gains from a vector method below
