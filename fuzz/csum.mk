@@ -6,7 +6,7 @@
 
 FUZZ_CC ?= $(firstword $(foreach c,clang clang-14,$(shell command -v $(c) 2>/dev/null)))
 FUZZ_SECONDS ?= 60
-CSUM_FUZZ_SRCS := fuzz/csum_fuzz.c $(wildcard c/csum/*.c) c/bench/cpu.c
+CSUM_FUZZ_SRCS := fuzz/csum_fuzz.c $(wildcard c/csum/*.c) $(wildcard c/dispatch/*.c) c/bench/cpu.c
 
 $(BUILD)/fuzz/csum_fuzz: $(CSUM_FUZZ_SRCS) $(HEADERS) fuzz/csum.mk
 	@mkdir -p $(dir $@)
