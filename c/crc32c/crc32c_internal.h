@@ -176,6 +176,8 @@ HP_HIDDEN uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_4way(uint32_t crc, const void *buf,
 				   size_t len);
+HP_HIDDEN uint32_t hp__crc32c_seedlast(uint32_t crc, const void *buf,
+				       size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold4(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold8(uint32_t crc, const void *buf,

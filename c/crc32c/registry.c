@@ -103,6 +103,13 @@ static const struct hp_variant crc32c_variants[] = {
 		.origin = "hotpath's own, after the Intel iSCSI CRC32 paper's three streams",
 	},
 	{
+		.name = "sse42-seedlast",
+		.fn = hp_crc32c_sse42_seedlast,
+		.needs = FOLD,
+		.desc = "one crc32q stream from zero, input CRC multiplied in last (PCLMULQDQ)",
+		.origin = "hotpath's own (CRC linearity); below 512 bytes, one stream above",
+	},
+	{
 		.name = "kernel-x86",
 		.fn = hp_crc32c_kernel_x86,
 		.needs = FOLD,

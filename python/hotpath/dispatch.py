@@ -32,6 +32,7 @@ CSUM_METHODS = {
 CRC32C_METHODS = {
     "slice8": "slice-by-8",
     "sse42": "sse42-1stream",
+    "sse42-seedlast": "sse42-seedlast",
     "sse42-3way": "sse42-3way",
     "sse42-4way": "sse42-4way",
     "fold4": "pclmul-fold4",
