@@ -35,18 +35,9 @@ uint32_t hp_crc32c_cpu(void)
 #define NEED_AVX512	(NEED_FOLD | HP_CPU_AVX512F | HP_CPU_AVX512BW | \
 			 HP_CPU_AVX512VL | HP_CPU_VPCLMUL)
 
-/*
- * The plan: from from[i] bytes on, fn[i] (from[0] == 0). A short scan
- * instead of a ladder of compares against constants: lengths below the
- * second step (the short buffers) cost one compare.
- */
-static struct {
-	uint32_t from[HP_STEPS_MAX + 1];	/* UINT32_MAX from [n] on */
-	hp_crc32c_fn fn[HP_STEPS_MAX];
-	uint8_t n;
-	uint8_t short_stream;	/* the first step is one crc32q stream: inlined */
-} plan = { .from = { [1 ... HP_STEPS_MAX] = UINT32_MAX }, .n = 1,
-	    .fn = { [0 ... HP_STEPS_MAX - 1] = hp_crc32c_slice8 } };
+struct hp_crc32c_plan hp_crc32c_plan = {
+	.from = { [1 ... HP_STEPS_MAX] = UINT32_MAX }, .n = 1,
+	.fn = { [0 ... HP_STEPS_MAX - 1] = hp_crc32c_slice8 } };
 
 static int method_runs(enum hp_crc32c_method m, uint32_t f)
 {
@@ -102,23 +93,23 @@ void hp_crc32c_use_row(const struct hp_dispatch_row *row)
 	uint32_t f = hp_cpu_features();
 	const struct hp_steps *steps = &row->crc32c;
 
-	plan.n = 0;
+	hp_crc32c_plan.n = 0;
 	for (int i = 0; i < steps->n; i++) {
 		hp_crc32c_fn fn = method_fn(usable(steps->method[i], f));
 
-		if (plan.n && plan.fn[plan.n - 1] == fn)
+		if (hp_crc32c_plan.n && hp_crc32c_plan.fn[hp_crc32c_plan.n - 1] == fn)
 			continue;	/* a fallback that repeats the step before */
-		plan.from[plan.n] = steps->from[i];
-		plan.fn[plan.n++] = fn;
+		hp_crc32c_plan.from[hp_crc32c_plan.n] = steps->from[i];
+		hp_crc32c_plan.fn[hp_crc32c_plan.n++] = fn;
 	}
 	/* Past the last step: no length starts another (lengths of 4 GiB and
 	 * more run the last step, however far they scan). */
-	for (int i = plan.n; i < HP_STEPS_MAX; i++) {
-		plan.from[i] = UINT32_MAX;
-		plan.fn[i] = plan.fn[plan.n - 1];
+	for (int i = hp_crc32c_plan.n; i < HP_STEPS_MAX; i++) {
+		hp_crc32c_plan.from[i] = UINT32_MAX;
+		hp_crc32c_plan.fn[i] = hp_crc32c_plan.fn[hp_crc32c_plan.n - 1];
 	}
-	plan.from[HP_STEPS_MAX] = UINT32_MAX;
-	plan.short_stream = plan.fn[0] == hp__crc32c_sse42;
+	hp_crc32c_plan.from[HP_STEPS_MAX] = UINT32_MAX;
+	hp_crc32c_plan.short_stream = hp_crc32c_plan.fn[0] == hp__crc32c_sse42;
 }
 
 /* Before main: hp_crc32c() then pays for no detection. Safe from a
@@ -131,33 +122,17 @@ __attribute__((constructor)) static void crc32c_dispatch_init(void)
 
 /* The row's steps after the second: out of line, so that short buffers
  * pay one compare and no call. */
-static __attribute__((noinline)) uint32_t later_steps(uint32_t crc, const void *buf,
-						      size_t len)
+__attribute__((noinline)) uint32_t hp__crc32c_later(uint32_t crc, const void *buf,
+						     size_t len)
 {
 	int i = 3;
 
-	while (i < HP_STEPS_MAX && len >= plan.from[i])
+	while (i < HP_STEPS_MAX && len >= hp_crc32c_plan.from[i])
 		i++;
-	return plan.fn[i - 1](crc, buf, len);
+	return hp_crc32c_plan.fn[i - 1](crc, buf, len);
 }
 
-/*
- * Compiled for SSE4.2 so that the one-stream loop is inlined here: a call
- * through the plan cost 5 to 6 cycles at 16 to 64 bytes on a Zen 3, a
- * third of the work. The crc32 instructions run only when short_stream
- * says the CPU has them; the rest of the function is integer code, which
- * the target attribute does not change.
- */
 HP_SSE42 uint32_t hp_crc32c(uint32_t crc, const void *buf, size_t len)
 {
-	if (len < plan.from[1]) {
-		if (__builtin_expect(plan.short_stream, 1))
-			return hp_crc32_short(crc, buf, len);
-		return plan.fn[0](crc, buf, len);
-	}
-	/* The second step directly: through later_steps() it cost 3 cycles
-	 * at 96 bytes on a Zen 3 (30.2 against 27.2 for the method alone). */
-	if (len < plan.from[2])
-		return plan.fn[1](crc, buf, len);
-	return later_steps(crc, buf, len);
+	return hp_crc32c_inline(crc, buf, len);
 }
