@@ -73,6 +73,8 @@ static hp_crc32c_fn method_fn(enum hp_crc32c_method m)
 		return hp__crc32c_4way;
 	case HP_CRC32C_SSE42_SEEDLAST:
 		return hp__crc32c_seedlast;
+	case HP_CRC32C_SSE42_4WAY_SEEDLAST:
+		return hp__crc32c_4way_seedlast;
 	case HP_CRC32C_FOLD4:
 		return hp__crc32c_fold4;
 	case HP_CRC32C_FOLD8:

@@ -216,12 +216,22 @@ hp_fold_to_one(__m128i *x, int lanes, const uint8_t **pp, size_t *lenp)
 #define HP_STREAM_K_MAX 4096
 extern HP_HIDDEN uint32_t hp_crc32c_stream_k[HP_STREAM_K_MAX / 8][4];
 
+/*
+ * For the seed-last methods (crc32c_sse42.c): hp_crc32c_seed_k[n] =
+ * x^(8n - 33) mod P, so that hp_clmul_shift(crc, it) is crc followed by n
+ * zero bytes, for 5 <= n < HP_SEEDLAST_MAX.
+ */
+#define HP_SEEDLAST_MAX 512
+extern HP_HIDDEN uint32_t hp_crc32c_seed_k[HP_SEEDLAST_MAX];
+
 HP_HIDDEN uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_4way(uint32_t crc, const void *buf,
 				   size_t len);
 HP_HIDDEN uint32_t hp__crc32c_seedlast(uint32_t crc, const void *buf,
 				       size_t len);
+HP_HIDDEN uint32_t hp__crc32c_4way_seedlast(uint32_t crc, const void *buf,
+					    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold4(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold8(uint32_t crc, const void *buf,

@@ -56,24 +56,23 @@ uint32_t hp_crc32c_sse42(uint32_t crc, const void *buf, size_t len)
  * 128 bytes 19.0 / 18.8 against four streams' 32.5 / 18.6; 16 bytes 16.9 /
  * 8.1 against 8.0 / 8.0, so a row starts it from 32 bytes or so.
  *
- * seed_k[n] = x^(8n - 33) mod P, for hp_clmul_shift() (n >= 5).
  */
-#define SEEDLAST_MAX 512
-static uint32_t seed_k[SEEDLAST_MAX];
+uint32_t hp_crc32c_seed_k[HP_SEEDLAST_MAX];
 
 __attribute__((constructor)) static void seed_k_init(void)
 {
-	for (int n = 5; n < SEEDLAST_MAX; n++)
-		seed_k[n] = hp_crc32c_xpow_ref(8 * n - 33);
+	for (int n = 5; n < HP_SEEDLAST_MAX; n++)
+		hp_crc32c_seed_k[n] = hp_crc32c_xpow_ref(8 * n - 33);
 }
 
-/* Below 8 and from SEEDLAST_MAX bytes, the plain stream. */
+/* Below 8 and from HP_SEEDLAST_MAX bytes, the plain stream. */
 HP_CLMUL uint32_t hp__crc32c_seedlast(uint32_t crc, const void *buf,
 				      size_t len)
 {
-	if (len < 8 || len >= SEEDLAST_MAX)
+	if (len < 8 || len >= HP_SEEDLAST_MAX)
 		return hp_crc32_short(crc, buf, len);
-	return hp_crc32_short(0, buf, len) ^ hp_clmul_shift(crc, seed_k[len]);
+	return hp_crc32_short(0, buf, len) ^
+	       hp_clmul_shift(crc, hp_crc32c_seed_k[len]);
 }
 
 uint32_t hp_crc32c_sse42_seedlast(uint32_t crc, const void *buf, size_t len)

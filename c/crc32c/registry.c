@@ -110,6 +110,13 @@ static const struct hp_variant crc32c_variants[] = {
 		.origin = "hotpath's own (CRC linearity); below 512 bytes, one stream above",
 	},
 	{
+		.name = "sse42-4way-seedlast",
+		.fn = hp_crc32c_sse42_4way_seedlast,
+		.needs = FOLD,
+		.desc = "sse42-4way from zero, input CRC multiplied in last within its merge",
+		.origin = "hotpath's own; below 512 bytes, sse42-4way above",
+	},
+	{
 		.name = "kernel-x86",
 		.fn = hp_crc32c_kernel_x86,
 		.needs = FOLD,

@@ -35,6 +35,7 @@ CRC32C_METHODS = {
     "sse42-seedlast": "sse42-seedlast",
     "sse42-3way": "sse42-3way",
     "sse42-4way": "sse42-4way",
+    "sse42-4way-seedlast": "sse42-4way-seedlast",
     "fold4": "pclmul-fold4",
     "fold8": "pclmul-fold8",
     "avx512": "vpclmul-avx512",

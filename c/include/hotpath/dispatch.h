@@ -24,8 +24,8 @@
  * Steps ascend from 0; at most HP_STEPS_MAX of them. csum methods:
  * scalar, avx2, avx2-hybrid, avx512 (scalar first: below HP_CSUM_SHORT and
  * up to the second step hp_csum() runs its own adc chains). crc32c
- * methods: slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way, fold4,
- * fold8, avx512.
+ * methods: slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way,
+ * sse42-4way-seedlast, fold4, fold8, avx512.
  */
 #ifndef HOTPATH_DISPATCH_H
 #define HOTPATH_DISPATCH_H
@@ -57,6 +57,7 @@ enum hp_crc32c_method {
 	HP_CRC32C_AVX512,
 	HP_CRC32C_SSE42_4WAY,
 	HP_CRC32C_SSE42_SEEDLAST,
+	HP_CRC32C_SSE42_4WAY_SEEDLAST,
 	HP_CRC32C_NMETHODS
 };
 

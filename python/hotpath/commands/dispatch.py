@@ -84,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
         "",
         "core cycles per call, geometric mean of the latency and throughput medians "
         f"({rounds} samples each):",
-        f"{'primitive':<13} {'size':>8} {'addr':>4} {'method':<14} {'cycles':>9} "
+        f"{'primitive':<13} {'size':>8} {'addr':>4} {'method':<19} {'cycles':>9} "
         f"{'in use':>9} {'gain':>6}",
     ]
     for primitive, points in (("csum_partial", csum[0] + csum[1]), ("crc32c", crc)):
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
             in_use_text = f"{p.in_use:9.1f}" if p.in_use else f"{'-':>9}"
             gain = f"{p.gain:5.2f}x" if p.gain else f"{'-':>6}"
             lines.append(
-                f"{primitive:<13} {p.size:>8} {addr:>4} {p.method:<14} {p.chosen:9.1f} "
+                f"{primitive:<13} {p.size:>8} {addr:>4} {p.method:<19} {p.chosen:9.1f} "
                 f"{in_use_text} {gain}"
             )
     gains = [p.gain for points in (*csum.values(), crc) for p in points if p.gain]
