@@ -113,23 +113,11 @@ static double opt_positive(const char *name, const char *v)
 /* --with-needs avx2,bmi2: CPU features, named as `hotpath-bench list`. */
 static uint32_t parse_needs(char *v)
 {
-	char allowed[256] = "comma-separated, of:";
-	uint32_t bits = 0;
+	uint32_t bits;
+	char bad[64];
 
-	for (unsigned b = 0; b < HP_CPU_NFEATURES; b++) {
-		strcat(allowed, " ");
-		strcat(allowed, hp_cpu_feature_name(b));
-	}
-	for (char *tok = strtok(v, ","); tok; tok = strtok(NULL, ",")) {
-		unsigned b;
-
-		for (b = 0; b < HP_CPU_NFEATURES; b++)
-			if (!strcmp(tok, hp_cpu_feature_name(b)))
-				break;
-		if (b == HP_CPU_NFEATURES)
-			hp_usage_error("CPU feature", tok, allowed);
-		bits |= 1u << b;
-	}
+	if (hp_cpu_parse_features(v, &bits, bad, sizeof(bad)))
+		hp_usage_error("CPU feature", bad, hp_cpu_features_allowed());
 	return bits;
 }
 

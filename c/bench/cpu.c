@@ -2,12 +2,18 @@
 /*
  * What this CPU can run: cpuid once, checked against what the OS enables
  * in XCR0 (a CPU with AVX-512 under a kernel or hypervisor that does not
- * save its state cannot run AVX-512 code).
+ * save its state cannot run AVX-512 code), less what HOTPATH_CPU_HIDE
+ * names: HOTPATH_CPU_HIDE=avx512f,avx512bw makes the runner, the dispatch
+ * rows and hp_csum()/hp_crc32c() behave as on a CPU without them (their
+ * fallbacks, a --with file's needs= skip), so a machine that has every
+ * feature can still show and test what one without would do.
  */
 #include <hotpath/bench.h>
 #include "engine.h"
 
 #include <cpuid.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static const char *const feature_names[HP_CPU_NFEATURES] = {
@@ -18,6 +24,78 @@ static const char *const feature_names[HP_CPU_NFEATURES] = {
 const char *hp_cpu_feature_name(unsigned bit)
 {
 	return bit < HP_CPU_NFEATURES ? feature_names[bit] : "?";
+}
+
+const char *hp_cpu_features_allowed(void)
+{
+	static char allowed[128];
+
+	if (!allowed[0]) {
+		strcpy(allowed, "comma-separated, of:");
+		for (unsigned b = 0; b < HP_CPU_NFEATURES; b++) {
+			strcat(allowed, " ");
+			strcat(allowed, feature_names[b]);
+		}
+	}
+	return allowed;
+}
+
+/* @list's names as HP_CPU_* bits; 0, or -1 with *bad (a copy, in @badbuf)
+ * the first name that is not one. */
+int hp_cpu_parse_features(const char *list, uint32_t *bits, char *badbuf,
+			  size_t badlen)
+{
+	const char *tok = list;
+
+	*bits = 0;
+	while (*tok) {
+		size_t n = strcspn(tok, ",");
+		unsigned b;
+
+		for (b = 0; b < HP_CPU_NFEATURES; b++)
+			if (strlen(feature_names[b]) == n &&
+			    !strncmp(tok, feature_names[b], n))
+				break;
+		if (b == HP_CPU_NFEATURES) {
+			snprintf(badbuf, badlen, "%.*s", (int)n, tok);
+			return -1;
+		}
+		*bits |= 1u << b;
+		tok += n + (tok[n] == ',');
+	}
+	return 0;
+}
+
+/* HOTPATH_CPU_HIDE's bits; -1 (and a message in @err) when it names
+ * something else. */
+int hp_cpu_hide_env(uint32_t *bits, char *err, size_t errlen)
+{
+	const char *v = getenv("HOTPATH_CPU_HIDE");
+	char bad[64];
+
+	*bits = 0;
+	if (!v || hp_cpu_parse_features(v, bits, bad, sizeof(bad)) == 0)
+		return 0;
+	snprintf(err, errlen, "HOTPATH_CPU_HIDE: '%s' is not a CPU feature; allowed: %s",
+		 bad, hp_cpu_features_allowed());
+	return -1;
+}
+
+uint32_t hp_cpu_hidden(void)
+{
+	static uint32_t cached;
+	static int done;
+
+	if (!done) {
+		char err[256];
+
+		/* In a library there is no one to refuse: say so, hide nothing
+		 * (the runner refuses it before this, with exit status 2). */
+		if (hp_cpu_hide_env(&cached, err, sizeof(err)))
+			fprintf(stderr, "hotpath: %s; hiding nothing\n", err);
+		done = 1;
+	}
+	return cached;
 }
 
 static uint64_t xgetbv0(void)
@@ -71,7 +149,7 @@ uint32_t hp_cpu_features(void)
 	static int done;
 
 	if (!done) {
-		cached = detect();
+		cached = detect() & ~hp_cpu_hidden();
 		done = 1;
 	}
 	return cached;

@@ -141,6 +141,9 @@ static void gate_all(struct hp_run *run)
 					k += snprintf(r->reason_buf + k,
 						      sizeof(r->reason_buf) - k,
 						      " %s", hp_cpu_feature_name(b));
+			if (missing & hp_cpu_hidden())
+				snprintf(r->reason_buf + k, sizeof(r->reason_buf) - k,
+					 " (hidden by HOTPATH_CPU_HIDE)");
 			r->status = "skipped";
 			r->reason = r->reason_buf;
 			continue;
@@ -438,6 +441,15 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		hp_usage_error("command", "", "list, run, verify, analyze or probe");
+	{
+		uint32_t hide;
+		char err[256];
+
+		if (hp_cpu_hide_env(&hide, err, sizeof(err))) {
+			fprintf(stderr, "hotpath-bench: %s\n", err);
+			return 2;
+		}
+	}
 	no_aslr(argv);
 	run.command = argv[1];
 	if (!strcmp(argv[1], "list")) {

@@ -142,7 +142,7 @@ static const struct hp_variant crc32c_variants[] = {
 		.fn = hp_crc32c_vpclmul_avx512,
 		.needs = FOLD | HP_CPU_AVX512F | HP_CPU_AVX512BW |
 			 HP_CPU_AVX512VL | HP_CPU_VPCLMUL,
-		.desc = "VPCLMULQDQ folding, 4 zmm x 4 lanes (untested on the dev machine)",
+		.desc = "VPCLMULQDQ folding, 4 zmm x 4 lanes, the tail in 64-byte folds",
 		.origin = "Intel PCLMULQDQ folding widened to 512 bits",
 	},
 	{

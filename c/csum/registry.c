@@ -194,14 +194,14 @@ static const struct hp_variant csum_variants[] = {
 		.name = "hp-csum",
 		.fn = hp_csum,
 		.promise = HP_CSUM_RAW_EVEN,
-		.desc = "hotpath: seed added last; 40-byte chain, adc ladder entered by one computed jump, vector path from a measured crossover",
+		.desc = "hotpath: seed added last; asm adc ladder entered from a chain of compares, vector method from the CPU's dispatch row",
 		.origin = "hotpath (c/csum/csum_hp.c)",
 	},
 	{
 		.name = "hp-csum-scalar",
 		.fn = hp_csum_scalar,
 		.promise = HP_CSUM_RAW_EVEN,
-		.desc = "hotpath's adc path: two 40-byte chains per 80 bytes, then a ladder of adcs entered by one computed jump for the last 1..80, seed added last",
+		.desc = "hotpath's adc path: two 40-byte chains per 80 bytes, then an adc ladder entered from a chain of compares for the last 1..80, seed added last",
 		.origin = "hotpath (c/csum/csum_hp.c)",
 	},
 	{
@@ -225,7 +225,7 @@ static const struct hp_variant csum_variants[] = {
 		.fn = hp_csum_avx512,
 		.needs = HP_CPU_AVX512F | HP_CPU_AVX512BW,
 		.promise = HP_CSUM_RAW_EVEN,
-		.desc = "hotpath's AVX-512 path: the AVX2 method on 64-byte vectors",
+		.desc = "hotpath's AVX-512 path: the AVX2 method on aligned 64-byte blocks, first and last loaded with a byte mask",
 		.origin = "hotpath (c/csum/csum_hp_avx512.c)",
 	},
 };

@@ -90,16 +90,28 @@ def test_file_directives_and_flags(cli, tmp_path: Path):
     assert res.status == 2 and "'// hotpath: color=' is not known" in res.err
 
 
-def test_needs_a_feature_the_cpu_lacks_is_skipped(cli, tmp_path: Path):
+def test_needs_a_feature_the_cpu_lacks_is_skipped(cli, tmp_path: Path, monkeypatch):
     src = tmp_path / "mine.c"
     src.write_text(CSUM_C.replace("NEEDS", "avx512f"))
+    features = cli("list").out.splitlines()[0]  # "cpu: ...; features: a, b"
+    reason = "this CPU lacks avx512f"
+    if "avx512f" in features:  # take it away, as on a CPU without
+        monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx512f")
+        reason += " (hidden by HOTPATH_CPU_HIDE)"
     res = cli(*CSUM, "--with", f"{src}:plain", "--json")
     assert res.status == 0, res.err
     mine = next(v for v in res.json()["variants"] if v["name"] == "plain")
-    features = cli("list").out.splitlines()[0]  # "cpu: ...; features: a, b"
-    if "avx512f" in features:
-        pytest.skip("this CPU has AVX-512: nothing to skip")
-    assert mine["status"] == "skipped" and mine["reason"] == "this CPU lacks avx512f"
+    assert mine["status"] == "skipped" and mine["reason"] == reason
+
+
+def test_cpu_hide_takes_features_away_and_refuses_unknown_names(cli, monkeypatch):
+    monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx2,avx512f")
+    features = cli("list").out.splitlines()[0]
+    assert "avx2" not in features.split("features:")[1] and "avx512f" not in features
+    monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx2,bogus")
+    res = cli(*CSUM)
+    assert res.status == 2
+    assert "HOTPATH_CPU_HIDE: 'bogus' is not a CPU feature; allowed: comma-separated, of:" in res.err
 
 
 def test_odd_file_names_compilers_and_missing_functions(cli, tmp_path: Path, monkeypatch):

@@ -147,6 +147,13 @@ struct hp_cpu_id {
 
 void hp_cpu_identify(struct hp_cpu_id *id);
 const char *hp_cpu_feature_name(unsigned bit);
+/* "comma-separated, of: sse4.2 ...", for messages. */
+const char *hp_cpu_features_allowed(void);
+int hp_cpu_parse_features(const char *list, uint32_t *bits, char *badbuf,
+			  size_t badlen);
+/* Features HOTPATH_CPU_HIDE takes away from hp_cpu_features() (cpu.c). */
+uint32_t hp_cpu_hidden(void);
+int hp_cpu_hide_env(uint32_t *bits, char *err, size_t errlen);
 
 /* ---- Clock primitives used inside burst functions ---- */
 
