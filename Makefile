@@ -92,8 +92,18 @@ $(BUILD)/tests/%: tests/c/%.c $(BUILD)/libhotpath.a $(HEADERS)
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -Itests/c -Ic/bench -o $@ $< $(BUILD)/libhotpath.a $(ALL_LDLIBS)
 
+# The fallbacks (a row's method the CPU lacks, a --with file's needs=) run
+# here whatever this CPU has: the tests that reach them again, with AVX-512
+# and then every detected feature hidden (HOTPATH_CPU_HIDE, c/bench/cpu.c).
+FALLBACK_TESTS := test_dispatch test_csum_hp test_csum test_crc32c test_skb
+HIDE_AVX512 := avx512f,avx512bw,avx512vl,vpclmulqdq
+HIDE_ALL := sse4.2,pclmulqdq,avx2,bmi2,adx,$(HIDE_AVX512)
+
 test-c: $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
+	@set -e; for h in $(HIDE_AVX512) $(HIDE_ALL); do for t in $(FALLBACK_TESTS); do \
+		echo "== HOTPATH_CPU_HIDE=$$h $(BUILD)/tests/$$t"; \
+		HOTPATH_CPU_HIDE=$$h $(BUILD)/tests/$$t; done; done
 
 $(VENV)/.stamp: pyproject.toml scripts/setup.sh
 	./scripts/setup.sh --deps-only
