@@ -47,6 +47,7 @@ static int method_runs(enum hp_crc32c_method m, uint32_t f)
 	case HP_CRC32C_SSE42:
 		return !!(f & HP_CPU_SSE42);
 	case HP_CRC32C_AVX512:
+	case HP_CRC32C_AVX512_FUSED:
 		return (f & NEED_AVX512) == NEED_AVX512;
 	default:	/* three streams merge, and folds fold, with PCLMULQDQ */
 		return (f & NEED_FOLD) == NEED_FOLD;
@@ -57,7 +58,8 @@ static int method_runs(enum hp_crc32c_method m, uint32_t f)
 static enum hp_crc32c_method usable(enum hp_crc32c_method m, uint32_t f)
 {
 	while (!method_runs(m, f))
-		m = m == HP_CRC32C_AVX512 ? HP_CRC32C_FOLD8 :
+		m = m == HP_CRC32C_AVX512_FUSED ? HP_CRC32C_AVX512 :
+		    m == HP_CRC32C_AVX512 ? HP_CRC32C_FOLD8 :
 		    m == HP_CRC32C_SSE42 ? HP_CRC32C_SLICE8 : HP_CRC32C_SSE42;
 	return m;
 }
@@ -75,6 +77,8 @@ static hp_crc32c_fn method_fn(enum hp_crc32c_method m)
 		return hp__crc32c_seedlast;
 	case HP_CRC32C_SSE42_4WAY_SEEDLAST:
 		return hp__crc32c_4way_seedlast;
+	case HP_CRC32C_AVX512_FUSED:
+		return hp__crc32c_fused512;
 	case HP_CRC32C_FOLD4:
 		return hp__crc32c_fold4;
 	case HP_CRC32C_FOLD8:

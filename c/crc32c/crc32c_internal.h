@@ -232,6 +232,8 @@ HP_HIDDEN uint32_t hp__crc32c_seedlast(uint32_t crc, const void *buf,
 				       size_t len);
 HP_HIDDEN uint32_t hp__crc32c_4way_seedlast(uint32_t crc, const void *buf,
 					    size_t len);
+HP_HIDDEN uint32_t hp__crc32c_fused512(uint32_t crc, const void *buf,
+				       size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold4(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fold8(uint32_t crc, const void *buf,

@@ -26,6 +26,7 @@ static const char *const crc32c_names[HP_CRC32C_NMETHODS] = {
 	[HP_CRC32C_SSE42_4WAY] = "sse42-4way",
 	[HP_CRC32C_SSE42_SEEDLAST] = "sse42-seedlast",
 	[HP_CRC32C_SSE42_4WAY_SEEDLAST] = "sse42-4way-seedlast",
+	[HP_CRC32C_AVX512_FUSED] = "avx512-fused",
 	[HP_CRC32C_FOLD4] = "fold4",
 	[HP_CRC32C_FOLD8] = "fold8",
 	[HP_CRC32C_AVX512] = "avx512",
@@ -166,7 +167,7 @@ int hp_dispatch_parse(const char *text, struct hp_dispatch_row *row, char *err,
 			seen |= 1u << odd;
 		} else if (!strcmp(key, "crc32c")) {
 			rc = parse_steps(key, value, &row->crc32c, crc32c_method,
-					 "slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way, sse42-4way-seedlast, fold4, fold8, avx512",
+					 "slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way, sse42-4way-seedlast, fold4, fold8, avx512, avx512-fused",
 					 err, errlen);
 			seen |= 4;
 		} else {

@@ -39,6 +39,7 @@ CRC32C_METHODS = {
     "fold4": "pclmul-fold4",
     "fold8": "pclmul-fold8",
     "avx512": "vpclmul-avx512",
+    "avx512-fused": "fused-crc32-vpclmul",
 }
 CSUM_IN_USE, CRC32C_IN_USE = "hp-csum", "hotpath"
 CSUM_SIZES = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192,

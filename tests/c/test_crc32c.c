@@ -118,11 +118,13 @@ static void test_variant(const struct hp_variant *v, struct hp_guarded *g)
 	}
 	/* long lengths through the registry's check(): first those around
 	 * the block and prefetch bounds of the long-buffer paths (sse42-4way:
-	 * 16 KiB blocks, prefetching from 64 KiB; 3-way: 3 KiB), then random
+	 * 16 KiB blocks, prefetching from 64 KiB; 3-way: 3 KiB; the fused
+	 * 512-bit fold: blocks of 85 x 448 = 38080 bytes), then random
 	 * ones up to 1 MiB */
 	static const size_t edges[] = {
 		3072, 3073, 16383, 16384, 16385, 16415, 16416, 16417,
 		2 * 16384 + 31, 65535, 65536, 65536 + 8 + 3, 4 * 16384 + 32,
+		38079, 38080, 38081, 2 * 38080 + 447, 2 * 38080 + 448,
 		BIG - 1, BIG,
 	};
 	const size_t nedges = sizeof(edges) / sizeof(*edges);

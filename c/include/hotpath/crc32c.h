@@ -56,6 +56,9 @@ uint32_t hp_crc32c_sse42_4way(uint32_t crc, const void *buf, size_t len);
 /* hotpath's own: one crc32q stream from a zero CRC, the input CRC
  * multiplied in last with PCLMULQDQ (SSE4.2+PCLMUL; below 512 bytes). */
 uint32_t hp_crc32c_sse42_seedlast(uint32_t crc, const void *buf, size_t len);
+/* hotpath's own: the 512-bit fold and four crc32q streams in one loop
+ * (AVX512F/BW/VL, VPCLMULQDQ). */
+uint32_t hp_crc32c_fused_vpclmul(uint32_t crc, const void *buf, size_t len);
 /* hotpath's own: the four streams with the input CRC joined last. */
 uint32_t hp_crc32c_sse42_4way_seedlast(uint32_t crc, const void *buf, size_t len);
 /* hp_crc32c()'s methods per length from a dispatch row (hotpath/dispatch.h);

@@ -25,7 +25,7 @@
  * scalar, avx2, avx2-hybrid, avx512 (scalar first: below HP_CSUM_SHORT and
  * up to the second step hp_csum() runs its own adc chains). crc32c
  * methods: slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way,
- * sse42-4way-seedlast, fold4, fold8, avx512.
+ * sse42-4way-seedlast, fold4, fold8, avx512, avx512-fused.
  */
 #ifndef HOTPATH_DISPATCH_H
 #define HOTPATH_DISPATCH_H
@@ -58,6 +58,7 @@ enum hp_crc32c_method {
 	HP_CRC32C_SSE42_4WAY,
 	HP_CRC32C_SSE42_SEEDLAST,
 	HP_CRC32C_SSE42_4WAY_SEEDLAST,
+	HP_CRC32C_AVX512_FUSED,
 	HP_CRC32C_NMETHODS
 };
 
