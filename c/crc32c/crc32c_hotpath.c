@@ -13,9 +13,11 @@
  *   AVX-512.
  * A Zen 4 row instead runs three crc32q streams from 64 bytes (crc32q
  * issues every cycle there), a Zen 3 row hotpath's four streams
- * (crc32c_4way.c) from 96. Methods the CPU lacks fall back: the 512-bit
- * fold to eight lanes, folding and three streams to one stream, SSE4.2 to
- * slicing by 8.
+ * (crc32c_4way.c) from 96, a Zen 5 row streams that take the input CRC
+ * last, then the 512-bit fold, then the fold with four crc32q streams
+ * beside it. Methods the CPU lacks fall back: the fused fold to the
+ * 512-bit fold, that to eight lanes, folding and the multi-stream methods
+ * to one stream, SSE4.2 to slicing by 8.
  */
 #include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
