@@ -117,7 +117,8 @@ void hp_crc32c_use_row(const struct hp_dispatch_row *row)
 		hp_crc32c_plan.fn[i] = hp_crc32c_plan.fn[hp_crc32c_plan.n - 1];
 	}
 	hp_crc32c_plan.from[HP_STEPS_MAX] = UINT32_MAX;
-	hp_crc32c_plan.short_stream = hp_crc32c_plan.fn[0] == hp__crc32c_sse42;
+	hp_crc32c_plan.short_below = hp_crc32c_plan.fn[0] == hp__crc32c_sse42 ?
+				     hp_crc32c_plan.from[1] : 0;
 }
 
 /* Before main: hp_crc32c() then pays for no detection. Safe from a
