@@ -21,6 +21,7 @@ from hotpath.results import FigureResult, RunResult
 STEPS_MAX = 8  # HP_STEPS_MAX
 CSUM_SHORT = 256  # HP_CSUM_SHORT: no vector method below it
 STICKY = 0.02  # the method of the length before keeps winning within 2%
+SPLIT = 0.03  # a mode whose own best method beats the chosen one by more is named
 
 # method name in the row -> the variant that runs that method alone
 CSUM_METHODS = {
@@ -57,6 +58,10 @@ class Point:
     method: str
     chosen: float  # geometric mean over modes of the chosen method's median
     in_use: float | None  # the same for the row in use (hp-csum, hotpath)
+    # per mode where another method is more than SPLIT faster than the chosen
+    # one: (mode, that method, how many times faster); one method cannot be
+    # within 3% in every mode at this length
+    split: tuple[tuple[str, str, float], ...] = ()
 
     @property
     def gain(self) -> float | None:
@@ -106,8 +111,27 @@ def choose(
             method = previous
         chosen = _geomean(figs[methods[method]])
         assert chosen is not None
-        points.append(Point(size, align, method, chosen, _geomean(figs.get(in_use, []))))
+        split = _split(figs, methods, method, set(scores))
+        points.append(Point(size, align, method, chosen, _geomean(figs.get(in_use, [])), split))
     return points
+
+
+def _split(
+    figs: dict[str, list[FigureResult]], methods: dict[str, str], chosen: str,
+    candidates: set[str],
+) -> tuple[tuple[str, str, float], ...]:  # fmt: skip
+    """The modes in which another candidate beats the chosen method by more than SPLIT."""
+    per_mode: dict[str, dict[str, float]] = {}
+    for method in candidates:
+        for f in figs.get(methods[method], []):
+            if f.timed and f.median:
+                per_mode.setdefault(f.mode, {})[method] = f.median
+    out = []
+    for mode, medians in sorted(per_mode.items()):
+        best = min(medians, key=lambda m: medians[m])
+        if chosen in medians and medians[chosen] > medians[best] * (1 + SPLIT):
+            out.append((mode, best, medians[chosen] / medians[best]))
+    return tuple(out)
 
 
 def steps(points: list[Point], first: str | None = None) -> list[tuple[str, int]]:

@@ -48,6 +48,18 @@ def test_both_modes_count():
     )  # fmt: skip
     points = dispatch.choose(run, "crc32c", dispatch.CRC32C_METHODS, "hotpath", 0)
     assert points[0].method == "sse42-3way"  # 1.1x in latency, 0.7x in throughput
+    # one stream is 10% faster in latency: no one method serves both modes here
+    assert points[0].split == (("latency", "sse42", pytest.approx(1.1)),)
+
+
+def test_no_split_where_the_chosen_method_is_within_three_percent_everywhere():
+    run = run_of(
+        fig("hp-csum-scalar", 512, 41.0), fig("hp-csum-avx2", 512, 40.0),
+        fig("hp-csum-scalar", 512, 30.0, "throughput"),
+        fig("hp-csum-avx2", 512, 30.5, "throughput"),
+    )  # fmt: skip
+    points = dispatch.choose(run, "csum_partial", dispatch.CSUM_METHODS, "hp-csum", 0)
+    assert points[0].split == ()
 
 
 def test_steps_merge_the_shortest_run_beyond_eight():

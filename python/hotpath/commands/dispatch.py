@@ -92,10 +92,16 @@ def run(args: argparse.Namespace) -> int:
             addr = "odd" if p.align % 2 else "even"
             in_use_text = f"{p.in_use:9.1f}" if p.in_use else f"{'-':>9}"
             gain = f"{p.gain:5.2f}x" if p.gain else f"{'-':>6}"
+            split = "; ".join(f"{mode}: {m} {r:.2f}x faster" for mode, m, r in p.split)
             lines.append(
                 f"{primitive:<13} {p.size:>8} {addr:>4} {p.method:<19} {p.chosen:9.1f} "
-                f"{in_use_text} {gain}"
+                f"{in_use_text} {gain}" + (f"  ({split})" if split else "")
             )
+    if any(p.split for points in (*csum.values(), crc) for p in points):
+        lines.append(
+            "(in brackets: a mode whose own best method is more than 3% faster than the "
+            "chosen one; no one method is within 3% in every mode at that length)"
+        )
     gains = [p.gain for points in (*csum.values(), crc) for p in points if p.gain]
     if gains:
         lines.append(
