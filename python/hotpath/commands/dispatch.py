@@ -26,7 +26,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="measure which method of hp_csum()/hp_crc32c() wins at each length here",
         description="Times hp_csum()'s and hp_crc32c()'s methods at each length (latency and "
         "throughput) beside the dispatch row in use, and prints the row this machine's "
-        "figures ask for with the gain over the one in use. About a minute.",
+        "figures ask for with the gain over the one in use. About a minute. "
+        "HOTPATH_CPU_HIDE=avx512f,avx512bw (feature names as `hotpath list` prints them) "
+        "measures as on a CPU without those features.",
     )
     parser.add_argument("--rounds", type=int, default=60, help="samples per figure (default 60)")
     parser.add_argument(
