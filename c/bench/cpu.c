@@ -66,36 +66,36 @@ int hp_cpu_parse_features(const char *list, uint32_t *bits, char *badbuf,
 	return 0;
 }
 
-/* HOTPATH_CPU_HIDE's bits; -1 (and a message in @err) when it names
- * something else. */
-int hp_cpu_hide_env(uint32_t *bits, char *err, size_t errlen)
-{
-	const char *v = getenv("HOTPATH_CPU_HIDE");
-	char bad[64];
+static int hide_bad;	/* HOTPATH_CPU_HIDE named something else */
 
-	*bits = 0;
-	if (!v || hp_cpu_parse_features(v, bits, bad, sizeof(bad)) == 0)
-		return 0;
-	snprintf(err, errlen, "HOTPATH_CPU_HIDE: '%s' is not a CPU feature; allowed: %s",
-		 bad, hp_cpu_features_allowed());
-	return -1;
-}
-
+/* HOTPATH_CPU_HIDE's bits, read once. A name that is not a feature is
+ * said on stderr and nothing is hidden: a library has no one to refuse;
+ * the runner asks hp_cpu_hide_ok() and exits with status 2. */
 uint32_t hp_cpu_hidden(void)
 {
 	static uint32_t cached;
 	static int done;
 
 	if (!done) {
-		char err[256];
+		const char *v = getenv("HOTPATH_CPU_HIDE");
+		char bad[64];
 
-		/* In a library there is no one to refuse: say so, hide nothing
-		 * (the runner refuses it before this, with exit status 2). */
-		if (hp_cpu_hide_env(&cached, err, sizeof(err)))
-			fprintf(stderr, "hotpath: %s; hiding nothing\n", err);
+		if (v && hp_cpu_parse_features(v, &cached, bad, sizeof(bad))) {
+			fprintf(stderr,
+				"hotpath: HOTPATH_CPU_HIDE: '%s' is not a CPU feature; allowed: %s\n",
+				bad, hp_cpu_features_allowed());
+			cached = 0;
+			hide_bad = 1;
+		}
 		done = 1;
 	}
 	return cached;
+}
+
+int hp_cpu_hide_ok(void)
+{
+	hp_cpu_hidden();
+	return !hide_bad;
 }
 
 static uint64_t xgetbv0(void)

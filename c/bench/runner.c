@@ -441,15 +441,8 @@ int main(int argc, char **argv)
 
 	if (argc < 2)
 		hp_usage_error("command", "", "list, run, verify, analyze or probe");
-	{
-		uint32_t hide;
-		char err[256];
-
-		if (hp_cpu_hide_env(&hide, err, sizeof(err))) {
-			fprintf(stderr, "hotpath-bench: %s\n", err);
-			return 2;
-		}
-	}
+	if (!hp_cpu_hide_ok())
+		return 2;	/* hp_cpu_hidden() named the value and what is allowed */
 	no_aslr(argv);
 	run.command = argv[1];
 	if (!strcmp(argv[1], "list")) {

@@ -34,12 +34,6 @@
 #define BLOCK		(4 * STREAM_MAX)
 #define PREFETCH_FROM	(64 * 1024)
 
-static inline HP_CLMUL __m128i shift(uint64_t crc, uint32_t k)
-{
-	return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)crc),
-				    _mm_cvtsi32_si128((int)k), 0x00);
-}
-
 /*
  * Four streams over the 4s bytes at p, stream 0 started from c0; @carry
  * is XORed into the merge (a CRC already multiplied over the block, or
@@ -65,8 +59,9 @@ four_streams(uint64_t c0, const uint8_t *p, size_t s, __m128i carry,
 	c0 = _mm_crc32_u64(c0, hp_load64(p));
 	c1 = _mm_crc32_u64(c1, hp_load64(p + s));
 	c2 = _mm_crc32_u64(c2, hp_load64(p + 2 * s));
-	m = _mm_xor_si128(_mm_xor_si128(shift(c0, k[2]), shift(c1, k[1])),
-			  _mm_xor_si128(shift(c2, k[0]), carry));
+	m = _mm_xor_si128(_mm_xor_si128(hp_clmul_k(c0, k[2]),
+					hp_clmul_k(c1, k[1])),
+			  _mm_xor_si128(hp_clmul_k(c2, k[0]), carry));
 	return (uint32_t)_mm_crc32_u64(c3, hp_load64(p + 3 * s) ^
 				       (uint64_t)_mm_cvtsi128_si64(m));
 }
@@ -82,7 +77,7 @@ whole_blocks(uint32_t crc, const uint8_t **pp, size_t *lenp, int prefetch)
 
 	crc = four_streams(crc, p, STREAM_MAX, _mm_setzero_si128(), prefetch);
 	for (p += BLOCK, len -= BLOCK; len >= BLOCK; p += BLOCK, len -= BLOCK)
-		crc = four_streams(0, p, STREAM_MAX, shift(crc, k_block),
+		crc = four_streams(0, p, STREAM_MAX, hp_clmul_k(crc, k_block),
 				   prefetch);
 	*pp = p;
 	*lenp = len;
@@ -135,7 +130,7 @@ HP_CLMUL uint32_t hp__crc32c_4way_seedlast(uint32_t crc, const void *buf,
 	s = (len / 32) * 8;
 	return four_streams(hp_crc32_short(0, p, len - 4 * s),
 			    p + len - 4 * s, s,
-			    shift(crc, hp_crc32c_seed_k[len]), 0);
+			    hp_clmul_k(crc, hp_crc32c_seed_k[len]), 0);
 }
 
 uint32_t hp_crc32c_sse42_4way_seedlast(uint32_t crc, const void *buf,

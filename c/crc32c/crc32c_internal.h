@@ -144,13 +144,19 @@ static inline HP_SSE42 uint32_t hp_crc32c_inline(uint32_t crc, const void *buf,
 	return hp__crc32c_later(crc, buf, len);
 }
 
+/* crc * k, unreduced (64 bits): crc32q(0, it) is crc * x^(8n) mod P when
+ * k = x^(8n - 33) mod P, and products XORed first reduce together. */
+static inline HP_CLMUL __m128i hp_clmul_k(uint64_t crc, uint32_t k)
+{
+	return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)crc),
+				    _mm_cvtsi32_si128((int)k), 0x00);
+}
+
 /* crc * x^(8n) mod P, given k = x^(8n - 33) mod P. */
 static inline HP_CLMUL uint32_t hp_clmul_shift(uint32_t crc, uint32_t k)
 {
-	__m128i prod = _mm_clmulepi64_si128(_mm_cvtsi32_si128((int)crc),
-					    _mm_cvtsi32_si128((int)k), 0x00);
-
-	return (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(prod));
+	return (uint32_t)_mm_crc32_u64(
+		0, (uint64_t)_mm_cvtsi128_si64(hp_clmul_k(crc, k)));
 }
 
 /* Constants register for hp_fold(): low qword for the low data qword. */

@@ -140,12 +140,6 @@ __attribute__((constructor)) static void fused_k_init(void)
 		fused_k[m] = hp_crc32c_xpow_ref(8 * FUSED_STEP * (int64_t)m - 33);
 }
 
-static inline HP_AVX512 __m128i mul_k(uint64_t crc, uint32_t k)
-{
-	return _mm_clmulepi64_si128(_mm_cvtsi64_si128((long long)crc),
-				    _mm_cvtsi32_si128((int)k), 0x00);
-}
-
 /* The CRC, from zero, of the block of @m steps at @p. */
 static inline HP_AVX512 uint32_t fused_block(const uint8_t *p, size_t m)
 {
@@ -175,10 +169,10 @@ static inline HP_AVX512 uint32_t fused_block(const uint8_t *p, size_t m)
 		z3 = fold512(z3, kf, _mm512_loadu_si512(p + 192));
 	}
 	merge = _mm_xor_si128(
-		_mm_xor_si128(mul_k(hp_fold_finish(lanes_to_one(
+		_mm_xor_si128(hp_clmul_k(hp_fold_finish(lanes_to_one(
 					    four_to_one(z0, z1, z2, z3))), k[3]),
-			      mul_k(c0, k[2])),
-		_mm_xor_si128(mul_k(c1, k[1]), mul_k(c2, k[0])));
+			      hp_clmul_k(c0, k[2])),
+		_mm_xor_si128(hp_clmul_k(c1, k[1]), hp_clmul_k(c2, k[0])));
 	return (uint32_t)c3 ^
 	       (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(merge));
 }

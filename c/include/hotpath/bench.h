@@ -153,7 +153,8 @@ int hp_cpu_parse_features(const char *list, uint32_t *bits, char *badbuf,
 			  size_t badlen);
 /* Features HOTPATH_CPU_HIDE takes away from hp_cpu_features() (cpu.c). */
 uint32_t hp_cpu_hidden(void);
-int hp_cpu_hide_env(uint32_t *bits, char *err, size_t errlen);
+/* 0 when HOTPATH_CPU_HIDE names something that is not a feature (said). */
+int hp_cpu_hide_ok(void);
 
 /* ---- Clock primitives used inside burst functions ---- */
 
