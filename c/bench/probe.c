@@ -32,25 +32,27 @@ static uint64_t width_burst(unsigned iters)
 	static alignas(64) uint64_t line[8] = { 1, 2, 3, 4, 5, 6, 7, 8 };
 	uint64_t a = 1, b = 2, c = 3, d = 4, e = 5, f = 6, l0, l1;
 	const uint64_t *p = line;
+	uint64_t one = 1; /* a register: add-immediate is folded on Intel */
 	unsigned n = iters;
 	uint64_t t0, t1;
 	double x0 = 0, x1 = 0, x2 = 0;
 
 	HP_OPAQUE(p);
+	HP_OPAQUE(one);
 	t0 = hp_tsc_begin();
 	__asm__ volatile(
 		"1:\n\t"
-		"add $1,%[a]\n\tadd $1,%[b]\n\tadd $1,%[c]\n\t"
-		"add $1,%[d]\n\tadd $1,%[e]\n\tadd $1,%[f]\n\t"
+		"add %[one],%[a]\n\tadd %[one],%[b]\n\tadd %[one],%[c]\n\t"
+		"add %[one],%[d]\n\tadd %[one],%[e]\n\tadd %[one],%[f]\n\t"
 		"mov (%[p]),%[l0]\n\tmov 8(%[p]),%[l1]\n\t"
 		"paddq %[x0],%[x1]\n\tpaddq %[x0],%[x2]\n\t"
-		"add $1,%[a]\n\tadd $1,%[b]\n\tadd $1,%[c]\n\t"
-		"add $1,%[d]\n\tadd $1,%[e]\n\tadd $1,%[f]\n\t"
+		"add %[one],%[a]\n\tadd %[one],%[b]\n\tadd %[one],%[c]\n\t"
+		"add %[one],%[d]\n\tadd %[one],%[e]\n\tadd %[one],%[f]\n\t"
 		"dec %[n]\n\tjnz 1b"
 		: [a] "+r"(a), [b] "+r"(b), [c] "+r"(c), [d] "+r"(d),
 		  [e] "+r"(e), [f] "+r"(f), [l0] "=&r"(l0), [l1] "=&r"(l1),
 		  [x1] "+x"(x1), [x2] "+x"(x2), [n] "+r"(n)
-		: [p] "r"(p), [x0] "x"(x0)
+		: [p] "r"(p), [x0] "x"(x0), [one] "r"(one)
 		: "cc", "memory");
 	t1 = hp_tsc_end();
 	HP_CONSUME(a + b + c + d + e + f + l0 + l1);
