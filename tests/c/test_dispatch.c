@@ -35,7 +35,9 @@ static const struct {
 	{ "AuthenticAMD", 0x19, 0x61, "zen4" },
 	{ "AuthenticAMD", 0x19, 0x01, "zen3" },		/* EPYC 7003 */
 	{ "AuthenticAMD", 0x19, 0x30, "generic" },	/* no Zen core there */
-	{ "GenuineIntel", 0x06, 0x8f, "generic" },
+	{ "AuthenticAMD", 0x1a, 0x02, "zen5" },		/* EPYC 9005 */
+	{ "GenuineIntel", 0x06, 0xcf, "emerald-rapids" },
+	{ "GenuineIntel", 0x06, 0x8f, "generic" },	/* Sapphire Rapids: not measured */
 };
 
 static void test_rows_parse_and_print_back(void)
