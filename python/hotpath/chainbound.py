@@ -85,6 +85,20 @@ ALIGNS = (0, 1)  # the seed's even (64-byte aligned) and odd buffers
 ALIGN_WORDS = {0: "even", 1: "odd"}
 DEFAULT_MODEL = "znver2"
 MODEL_NOTE = "LLVM 14 has no Zen 4 or Zen 5 model; znver2 is the nearest it has"
+# An Intel core is costed with an Intel model: znver2's port layout is AMD's.
+INTEL_MODEL = "sapphirerapids"
+INTEL_MODEL_NOTE = (
+    "LLVM 14 has no Golden Cove or Raptor Cove model; its sapphirerapids is the nearest"
+)
+
+
+def model_for(vendor: str) -> tuple[str, str]:
+    """The llvm-mca model for a CPU vendor (cpuid's string), and what to say about it."""
+    if vendor == "GenuineIntel":
+        return INTEL_MODEL, INTEL_MODEL_NOTE
+    return DEFAULT_MODEL, MODEL_NOTE
+
+
 CACHE_FORMAT = 2  # 2: throughput_cycles (llvm-mca's Block RThroughput)
 MCA_ENV = "HOTPATH_LLVM_MCA"  # an llvm-mca to use instead of the one on PATH
 DOT_ENV = "HOTPATH_DOT"  # a Graphviz dot to use instead of the one on PATH

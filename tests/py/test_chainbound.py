@@ -185,6 +185,28 @@ def test_bound_column_beside_40_byte_latency(cli):
         assert "bound: none in this table" in under and "latency mode" in under
 
 
+def test_model_follows_the_vendor():
+    assert chainbound.model_for("AuthenticAMD") == (chainbound.DEFAULT_MODEL, chainbound.MODEL_NOTE)
+    assert chainbound.model_for("GenuineIntel")[0] == "sapphirerapids"
+    assert chainbound.model_for("HygonGenuine")[0] == "znver2"
+
+
+@needs_tools
+@pytest.mark.usefixtures("fake_runner")
+def test_intel_machine_gets_an_intel_model(cli, monkeypatch, machine_root):
+    # An Intel core costed with AMD's port layout would be a floor from
+    # another machine: the legend and the JSON name the Intel model.
+    real = measure.fingerprint
+    monkeypatch.setattr(
+        measure, "fingerprint", lambda **kw: real(root=machine_root, detect_virt=lambda: None, **kw)
+    )
+    doc = cli("csum", "--rounds", "10", "--sizes", "40", "--json", "--no-store").json()
+    model = doc["bound_models"]["csum_partial"]
+    assert doc["machine"]["vendor"] == "GenuineIntel"
+    assert model["model"] == "sapphirerapids" and model["available"] is True
+    assert "Golden Cove" in model["model_note"] and "-mcpu=sapphirerapids" in model["legend"]
+
+
 @needs_tools
 @pytest.mark.usefixtures("fake_runner")
 def test_bound_in_json_and_markdown(cli):

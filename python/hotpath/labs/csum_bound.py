@@ -69,7 +69,7 @@ def attach_bounds(run: RunResult) -> None:
     if not figures:
         return
     wanted = [(f.variant, f.align) for f in figures if _out_of_scope(f) is None]
-    model = chainbound.DEFAULT_MODEL
+    model, model_note = chainbound.model_for(run.machine.vendor)
     tools: chainbound.Tools | None = None
     results: dict[tuple[str, int], chainbound.ChainBound | str] = {}
     unavailable: str | None = None
@@ -79,7 +79,7 @@ def attach_bounds(run: RunResult) -> None:
         except chainbound.AnalysisError as err:
             unavailable = str(err)
     tool_words = tools.describe(model) if tools else f"llvm-mca -mcpu={model}"
-    legend = f"{WHAT} ({tool_words}; {chainbound.MODEL_NOTE}); a model, not a measurement"
+    legend = f"{WHAT} ({tool_words}; {model_note}); a model, not a measurement"
     if unavailable:
         legend += f"; not available here: {unavailable}"
     run.bound_models[PRIMITIVE] = BoundModel(
@@ -95,7 +95,7 @@ def attach_bounds(run: RunResult) -> None:
         details={
             "name": "dependency-chain bound",
             "model": model,
-            "model_note": chainbound.MODEL_NOTE,
+            "model_note": model_note,
             "tools": {"gcc": tools.cc_version, "llvm_mca": tools.mca_version} if tools else None,
             "method": chainbound.METHOD,
         },
