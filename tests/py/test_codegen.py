@@ -21,30 +21,36 @@ BUILD = ROOT / "build"
 Insn = tuple[int, str]
 
 
+def functions_in(obj: Path) -> dict[str, list[Insn]]:
+    """Every function of one object (local symbols too), disassembled."""
+    out = subprocess.run(
+        ["objdump", "-d", "--no-show-raw-insn", str(obj)],
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout
+    funcs: dict[str, list[Insn]] = {}
+    current: list[Insn] = []
+    for line in out.splitlines():
+        head = re.match(r"^[0-9a-f]+ <(\w+)>:$", line)
+        if head:
+            current = funcs.setdefault(head.group(1), [])
+            continue
+        insn = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", line)
+        if insn:
+            current.append((int(insn.group(1), 16), insn.group(2).strip()))
+    return funcs
+
+
 def burst_functions() -> dict[str, list[Insn]]:
     """Disassembly of every copy of every burst function (`*_burst_siteNN`,
     bench.h's HP_BURST_COPIES) in the built objects."""
     funcs: dict[str, list[Insn]] = {}
     objs = (BUILD / "obj" / "c").rglob("*.o")
     for obj in sorted(o for o in objs if o.parent.name != "bench"):
-        out = subprocess.run(
-            ["objdump", "-d", "--no-show-raw-insn", str(obj)],
-            capture_output=True,
-            text=True,
-            check=True,
-        ).stdout
-        current: list[Insn] | None = None
-        for line in out.splitlines():
-            head = re.match(r"^[0-9a-f]+ <(\w+)>:$", line)
-            if head:
-                name = head.group(1)
-                current = [] if re.search(r"_burst_site\d+$", name) else None
-                if current is not None:
-                    funcs[f"{obj.stem}:{name}"] = current
-                continue
-            insn = re.match(r"^\s+([0-9a-f]+):\s+(.*)$", line)
-            if insn and current is not None:
-                current.append((int(insn.group(1), 16), insn.group(2).strip()))
+        for name, insns in functions_in(obj).items():
+            if re.search(r"_burst_site\d+$", name):
+                funcs[f"{obj.stem}:{name}"] = insns
     return funcs
 
 
@@ -144,3 +150,22 @@ def test_fenced_loop_has_lfence_on_both_sides(funcs) -> None:
     for name, insns in funcs.items():
         fenced = [b for b in timed_loops(insns) if sum(t == "lfence" for t in b) >= 2]
         assert fenced, f"{name}: no loop with lfence around the call"
+
+
+@pytest.mark.parametrize(
+    ("obj", "name", "adds"),
+    [
+        ("bench/clock.o", "chain100", 100),
+        ("bench/probe.o", "width_burst", 12),
+        ("calibrate/add_chain.o", "add_chain", 11),
+    ],
+)
+def test_clock_chains_are_register_adds(obj: str, name: str, adds: int) -> None:
+    # Intel's Golden Cove and later fold add-immediate chains in the renamer,
+    # several per cycle: an `add $1,reg` chain read a 15 GHz core on an
+    # Emerald Rapids and every sample was set aside (docs/engine.md).
+    body = [text for _, text in functions_in(BUILD / "obj" / "c" / obj)[name]]
+    register_adds = [t for t in body if re.fullmatch(r"add\s+%r\w+,%r\w+", t)]
+    immediate_adds = [t for t in body if re.fullmatch(r"add\s+\$0x1,%r\w+", t)]
+    assert len(register_adds) >= adds, body
+    assert not immediate_adds, immediate_adds
