@@ -6,6 +6,10 @@ loops (latency, throughput, fenced) must still call the variant through its
 pointer on every iteration; the latency loop must feed the call's result back
 into the next call, and the fenced loop must put an lfence on both sides of
 the call. This is how docs/engine.md says the generated code was checked.
+
+The clock's chains (the ticks-per-cycle probe, the width probe, add_chain)
+must be register adds: an add-immediate chain runs faster than one a cycle
+on Intel's Golden Cove and later.
 """
 
 import re
