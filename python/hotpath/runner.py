@@ -32,6 +32,9 @@ EXIT_IN_VARIANT = 4
 class Runner:
     executable: Path
     build: Path  # holds user-cflags
+    # set in the runner's environment on top of ours (hotpath dispatch runs
+    # the row it measured with HOTPATH_DISPATCH)
+    env: tuple[tuple[str, str], ...] = ()
 
     def user_cflags(self) -> Path:
         return self.build / "user-cflags"
@@ -101,7 +104,13 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
     if progress is not None:
         command.append("--progress")
     try:
-        proc = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        proc = subprocess.Popen(
+            command,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+            env={**os.environ, **dict(runner.env)} if runner.env else None,
+        )
     except OSError as err:
         raise RunnerError(f"cannot start {runner.executable}: {err}") from err
     assert proc.stdout is not None and proc.stderr is not None

@@ -174,14 +174,37 @@ def parse(argv):
     return command, opts
 
 
+# The row in use (hotpath.dispatch), or the one HOTPATH_DISPATCH names.
+BUILT_IN_ROW = (
+    "name = fake\ncsum.even = scalar 0, avx2 512\ncsum.odd = scalar 0, avx2 512\n"
+    "crc32c = sse42 0, fold4 64\n"
+)
+
+
+def dispatch_row():
+    path = os.environ.get("HOTPATH_DISPATCH")
+    text = Path(path).read_text() if path else BUILT_IN_ROW
+    name = next(
+        (line.partition("=")[2].strip() for line in text.splitlines() if line.startswith("name")),
+        "unnamed",
+    )
+    return {"name": name, "source": path or "built-in", "text": text}
+
+
 def cost(primitive, name, size, align, mode):
     if primitive == "add_chain":
         return float(size)
+    # hotpath's own variants run the row: FAKE_RUNNER_MEASURED_ROW_SCALE
+    # slows them under a row that `hotpath dispatch` measured
+    measured = dispatch_row()["name"].startswith("measured-")
+    scale = float(os.environ.get("FAKE_RUNNER_MEASURED_ROW_SCALE", "1")) if measured else 1.0
+    if name not in ("hp-csum", "hotpath"):
+        scale = 1.0
     # 17 cycles at 40 bytes: above the ladder's chain bounds, as on real CPUs
     base = 12.0 + size / 8.0 + (8.0 if align % 2 else 0.0)
     base *= FACTORS.get(name, 1.0)
     base *= {"latency": 1.0, "throughput": 0.6, "fenced": 1.9}[mode]
-    return base * float(os.environ.get("FAKE_RUNNER_SCALE", "1"))
+    return base * scale * float(os.environ.get("FAKE_RUNNER_SCALE", "1"))
 
 
 def main():
@@ -190,7 +213,13 @@ def main():
         prims = [{"name": n, **p} for n, p in PRIMITIVES.items()]
         print(
             json.dumps(
-                {"schema": "hotpath.bench/1", "command": "list", "cpu": CPU, "primitives": prims}
+                {
+                    "schema": "hotpath.bench/1",
+                    "command": "list",
+                    "cpu": CPU,
+                    "dispatch": dispatch_row(),
+                    "primitives": prims,
+                }
             )
         )
         return

@@ -83,3 +83,56 @@ def test_command_refuses_a_folder_to_write(cli, tmp_path: Path):
     assert res.status == 2 and "a folder" in res.err
     res = cli("dispatch", "--rounds", "0")
     assert res.status == 2 and "rounds '0'" in res.err
+
+
+def test_changed_names_the_primitives_whose_steps_differ():
+    use = "name = a\ncsum.even = scalar 0, avx2 512\ncsum.odd = scalar 0\ncrc32c = sse42 0\n"
+    assert dispatch.changed(use, use.replace("name = a", "name = b  # other")) == set()
+    assert dispatch.changed(use, use.replace("avx2 512", "avx2  512")) == set()
+    assert dispatch.changed(use, use.replace("avx2 512", "avx2 256")) == {"csum_partial"}
+    assert dispatch.changed(use, use.replace("sse42 0", "sse42 0, fold4 64")) == {"crc32c"}
+    assert dispatch.changed(use, "") == {"csum_partial", "crc32c"}
+
+
+def test_run_gains_are_in_use_over_measured_per_length():
+    measured = run_of(fig("hotpath", 64, 12.0, primitive="crc32c"),
+                      fig("hotpath", 64, 6.0, "throughput", primitive="crc32c"),
+                      fig("sse42-1stream", 64, 1.0, primitive="crc32c"))  # fmt: skip
+    in_use = run_of(fig("hotpath", 64, 10.0, primitive="crc32c"),
+                    fig("hotpath", 64, 5.0, "throughput", primitive="crc32c"))  # fmt: skip
+    gains = dispatch.run_gains(measured, in_use)
+    assert gains == {("crc32c", 64, 0): pytest.approx(10 / 12)}
+    assert dispatch.Point(64, 0, "sse42", 1.0, None, run_gain=10 / 12).run_worse
+    assert not dispatch.Point(64, 0, "sse42", 1.0, None, run_gain=0.98).run_worse
+
+
+@pytest.mark.usefixtures("fake_runner")
+@pytest.mark.parametrize("scale", ["1.25", "1"])
+def test_command_runs_the_row_it_measured(cli, tmp_path: Path, monkeypatch, scale):
+    # The gain column is a prediction from methods timed alone; the run
+    # column times hp_csum()/hp_crc32c() under the measured row itself.
+    monkeypatch.setenv("FAKE_RUNNER_MEASURED_ROW_SCALE", scale)
+    row = tmp_path / "row.txt"
+    res = cli("dispatch", "--rounds", "5", "--write", str(row))
+    assert res.status == 0, res.err
+    assert "row in use: fake (built-in)" in res.out
+    header = next(line for line in res.out.splitlines() if line.startswith("primitive"))
+    assert header.split()[-2:] == ["gain", "run"]
+    summary = next(line for line in res.out.splitlines() if line.startswith("run: "))
+    crc = [line for line in res.out.splitlines() if line.startswith("crc32c ")]
+    if scale == "1":
+        assert "no length runs slower" in summary and not any("!" in line for line in crc)
+    else:
+        assert "0.80x at worst" in summary and "marked '!'" in summary
+        assert crc and all(line.rstrip().endswith("0.80x!") for line in crc)
+    assert row.read_text().splitlines()[1].startswith("name = measured-")
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_command_says_when_the_measured_row_is_the_row_in_use(cli, tmp_path: Path, monkeypatch):
+    use = tmp_path / "use.txt"
+    use.write_text("name = mine\ncsum.even = scalar 0\ncsum.odd = scalar 0\ncrc32c = sse42 0\n")
+    monkeypatch.setenv("HOTPATH_DISPATCH", str(use))
+    res = cli("dispatch", "--rounds", "5")
+    assert res.status == 0, res.err
+    assert "nothing to run" in res.out and "run: " not in res.out

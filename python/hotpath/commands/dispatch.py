@@ -4,20 +4,30 @@
 Times each method of hp_csum() (even and odd addresses) and hp_crc32c()
 beside the row in use (hotpath.dispatch says how the row is chosen),
 prints the row this machine's figures ask for and, per length, the gain
-over the row in use. `--write FILE` saves the row; HOTPATH_DISPATCH=FILE
+over the row in use, predicted from the methods and then measured by
+running that row. `--write FILE` saves the row; HOTPATH_DISPATCH=FILE
 then makes the library (libhotpath, libhpsum) use it, no recompiling.
 """
 
 import argparse
+import dataclasses
+import math
 import sys
+import tempfile
 from pathlib import Path
 
 from hotpath import dispatch, measure
 from hotpath.destination import check_folder, write_file
-from hotpath.errors import UsageError
+from hotpath.errors import RunnerError, UsageError
 from hotpath.inputs import check_rounds
+from hotpath.runner import Runner
 
 MODES = ("latency", "throughput")
+# primitive, its methods, hotpath's own variant (runs the row), sizes, aligns
+SPECS = (
+    ("csum_partial", dispatch.CSUM_METHODS, dispatch.CSUM_IN_USE, dispatch.CSUM_SIZES, (0, 1)),
+    ("crc32c", dispatch.CRC32C_METHODS, dispatch.CRC32C_IN_USE, dispatch.CRC32C_SIZES, (0,)),
+)
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -26,7 +36,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="measure which method of hp_csum()/hp_crc32c() wins at each length here",
         description="Times hp_csum()'s and hp_crc32c()'s methods at each length (latency and "
         "throughput) beside the dispatch row in use, and prints the row this machine's "
-        "figures ask for with the gain over the one in use. About a minute. "
+        "figures ask for with the gain over the one in use; then runs that row (HOTPATH_DISPATCH) "
+        "beside the one in use and prints the gain measured through the dispatch ('run'). "
+        "About a minute. "
         "HOTPATH_CPU_HIDE=avx512f,avx512bw (feature names as `hotpath list` prints them) "
         "measures as on a CPU without those features.",
     )
@@ -43,6 +55,49 @@ def _request(primitive: str, variants: list[str], sizes: tuple[int, ...], aligns
     return measure.Request(primitive, sizes, aligns, MODES, rounds, variants=tuple(variants))
 
 
+RUN_PAIRS = 2  # measured row, row in use; alternated this many times
+
+
+def _run_row(
+    runner: Runner, rows: dict[str, tuple[str, str]], primitives: set[str], rounds: int
+) -> dict[tuple[str, int, int], float]:
+    """hotpath's own variants run with the measured row and with the row in
+    use, alternately, each read from a file of the same length through
+    HOTPATH_DISPATCH (a longer environment moves the stack: on a Zen 5 the
+    same code measured 1.15x apart at 96 bytes when only one run had it):
+    per (primitive, size, align) the geometric mean of the in-use/measured
+    ratios."""
+    own = [
+        _request(p, [v], sizes, aligns, rounds)
+        for p, _, v, sizes, aligns in SPECS
+        if p in primitives
+    ]
+    ratios: dict[tuple[str, int, int], list[float]] = {}
+    with tempfile.TemporaryDirectory(prefix="hotpath-dispatch-") as folder:
+        runs = {}
+        for which, (name, text) in rows.items():
+            path = Path(folder) / f"{which}.txt"
+            path.write_text(text)
+            runs[which] = dataclasses.replace(runner, env=(("HOTPATH_DISPATCH", str(path)),))
+            taken = (measure.listing(runs[which]).dispatch or {}).get("name")
+            if taken != name:
+                raise RunnerError(f"the runner did not take the row in {path}: "
+                                  f"its row is {taken or 'unknown'}")  # fmt: skip
+        for _ in range(RUN_PAIRS):
+            results = {
+                which: measure.new_run(
+                    "dispatch",
+                    measure.run_requests(run, own, [], show_progress=sys.stderr.isatty()),
+                    0.05,
+                    "",
+                )
+                for which, run in runs.items()
+            }
+            for key, ratio in dispatch.run_gains(results["new"], results["use"]).items():
+                ratios.setdefault(key, []).append(ratio)
+    return {k: math.exp(sum(map(math.log, v)) / len(v)) for k, v in ratios.items()}
+
+
 def run(args: argparse.Namespace) -> int:
     rounds = check_rounds(args.rounds)
     if args.write is not None:
@@ -53,10 +108,7 @@ def run(args: argparse.Namespace) -> int:
     known = measure.listing(runner)
     in_use = known.dispatch or {}
     requests = []
-    for primitive, methods, own, sizes, aligns in (
-        ("csum_partial", dispatch.CSUM_METHODS, dispatch.CSUM_IN_USE, dispatch.CSUM_SIZES, (0, 1)),
-        ("crc32c", dispatch.CRC32C_METHODS, dispatch.CRC32C_IN_USE, dispatch.CRC32C_SIZES, (0,)),
-    ):
+    for primitive, methods, own, sizes, aligns in SPECS:
         prim = known.primitive(primitive)
         if prim is None:
             raise UsageError(f"the runner has no primitive '{primitive}'")
@@ -79,6 +131,15 @@ def run(args: argparse.Namespace) -> int:
         {align: dispatch.steps(points, "scalar") for align, points in csum.items()},
         dispatch.steps(crc),
     )
+    by_primitive = (("csum_partial", csum[0] + csum[1]), ("crc32c", crc))
+    every = [p for _, points in by_primitive for p in points]
+    runs = dispatch.changed(text, in_use.get("text", ""))
+    if runs:
+        rows = {"new": (name, text), "use": (in_use.get("name", ""), in_use.get("text", ""))}
+        run_gains = _run_row(runner, rows, runs, rounds)
+        for primitive, points in by_primitive:
+            for p in points:
+                p.run_gain = run_gains.get((primitive, p.size, p.align))
     lines = [
         f"machine: {machine.one_line()}",
         f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
@@ -87,29 +148,51 @@ def run(args: argparse.Namespace) -> int:
         "core cycles per call, geometric mean of the latency and throughput medians "
         f"({rounds} samples each):",
         f"{'primitive':<13} {'size':>8} {'addr':>4} {'method':<19} {'cycles':>9} "
-        f"{'in use':>9} {'gain':>6}",
+        f"{'in use':>9} {'gain':>6} {'run':>7}",
     ]
-    for primitive, points in (("csum_partial", csum[0] + csum[1]), ("crc32c", crc)):
+    for primitive, points in by_primitive:
         for p in points:
             addr = "odd" if p.align % 2 else "even"
             in_use_text = f"{p.in_use:9.1f}" if p.in_use else f"{'-':>9}"
             gain = f"{p.gain:5.2f}x" if p.gain else f"{'-':>6}"
+            run_text = (
+                f"{p.run_gain:5.2f}x" + ("!" if p.run_worse else " ")
+                if p.run_gain
+                else "same"
+                if runs and primitive not in runs
+                else "-"
+            )
             split = "; ".join(f"{mode}: {m} {r:.2f}x faster" for mode, m, r in p.split)
             lines.append(
                 f"{primitive:<13} {p.size:>8} {addr:>4} {p.method:<19} {p.chosen:9.1f} "
-                f"{in_use_text} {gain}" + (f"  ({split})" if split else "")
+                f"{in_use_text} {gain} {run_text:>7}" + (f"  ({split})" if split else "")
             )
-    if any(p.split for points in (*csum.values(), crc) for p in points):
+    if any(p.split for p in every):
         lines.append(
             "(in brackets: a mode whose own best method is more than 3% faster than the "
             "chosen one; no one method is within 3% in every mode at that length)"
         )
-    gains = [p.gain for points in (*csum.values(), crc) for p in points if p.gain]
+    gains = [p.gain for p in every if p.gain]
     if gains:
         lines.append(
             f"the measured row is {max(gains):.2f}x faster than the row in use at best, "
             f"{min(gains):.2f}x at worst (below 1: the row in use's own method won there)"
         )
+    ran = [p.run_gain for p in every if p.run_gain]
+    if ran:
+        worse = sum(p.run_worse for p in every)
+        lines.append(
+            "run: hp_csum() and hp_crc32c() timed with the measured row and with the row in use "
+            f"(HOTPATH_DISPATCH, {RUN_PAIRS} alternating pairs of runs): {max(ran):.2f}x at best, "
+            f"{min(ran):.2f}x at worst; "
+            + (f"{worse} length(s) marked '!' run more than {dispatch.RUN_WORSE:.0%} slower "
+               "with the measured row: the gain column, methods timed alone, missed what "
+               "the dispatch costs there" if worse else "no length runs slower")
+        )  # fmt: skip
+    if runs and len(runs) < len(SPECS):
+        lines.append("same: the measured row's steps for that primitive are the row in use's")
+    elif not runs:
+        lines.append("the measured row names the row in use's steps: nothing to run")
     lines += ["", "measured row:", *(f"    {line}" for line in text.splitlines())]
     print("\n".join(lines))
     if args.write is not None:
