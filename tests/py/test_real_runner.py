@@ -8,12 +8,14 @@ Python and C agree on docs/runner-protocol.md, not what anything costs.
 
 import json
 import shutil
+import subprocess
 from pathlib import Path
 
 import jsonschema
 import pytest
 
 from conftest import SCHEMA
+from hotpath.runner import locate_runner
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
@@ -198,3 +200,18 @@ def test_avc_recommend(cli, tmp_path):
                        (["--stats"], "one of --stats, --seed-table, --recommend")):  # fmt: skip
         res = cli("avc", "--recommend", *bad)
         assert res.status == 2 and words in res.err
+
+
+def test_dispatch_measures_writes_and_runs_a_row(cli, tmp_path: Path, monkeypatch):
+    # End to end on this CPU: the row is measured, run under HOTPATH_DISPATCH
+    # (or found equal to the row in use), written, and the library takes it.
+    row = tmp_path / "row.txt"
+    res = cli("dispatch", "--rounds", "3", "--write", str(row))
+    assert res.status == 0, res.err
+    assert "measured row:" in res.out
+    assert ("run: " in res.out) != ("nothing to run" in res.out), res.out
+    monkeypatch.setenv("HOTPATH_DISPATCH", str(row))
+    runner = locate_runner(build=False).executable
+    listing = subprocess.run([str(runner), "list"], capture_output=True, text=True, check=True)
+    taken = json.loads(listing.stdout)["dispatch"]
+    assert taken["name"].startswith("measured-") and taken["source"] == str(row)
