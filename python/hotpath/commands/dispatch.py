@@ -133,7 +133,8 @@ def run(args: argparse.Namespace) -> int:
     )
     by_primitive = (("csum_partial", csum[0] + csum[1]), ("crc32c", crc))
     every = [p for _, points in by_primitive for p in points]
-    runs = dispatch.changed(text, in_use.get("text", ""))
+    # no row text from the runner: nothing to run the measured row against
+    runs = dispatch.changed(text, in_use["text"]) if in_use.get("text") else set()
     if runs:
         rows = {"new": (name, text), "use": (in_use.get("name", ""), in_use.get("text", ""))}
         run_gains = _run_row(runner, rows, runs, rounds)
@@ -191,6 +192,8 @@ def run(args: argparse.Namespace) -> int:
         )  # fmt: skip
     if runs and len(runs) < len(SPECS):
         lines.append("same: the measured row's steps for that primitive are the row in use's")
+    elif not in_use.get("text"):
+        lines.append("the runner does not say which row it uses: the measured row was not run")
     elif not runs:
         lines.append("the measured row names the row in use's steps: nothing to run")
     lines += ["", "measured row:", *(f"    {line}" for line in text.splitlines())]
