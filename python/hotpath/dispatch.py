@@ -15,9 +15,9 @@ would bring. `--write FILE` saves the row for HOTPATH_DISPATCH.
 That gain is a prediction: each method is timed called directly, while
 hp_csum() and hp_crc32c() reach it through the row (the first step inlined,
 the others through the plan). So the measured row is then run: hp-csum and
-hotpath timed once with it (HOTPATH_DISPATCH) and once more with the row in
-use, and the gain each length shows there is printed beside the predicted
-one. On an Emerald Rapids the prediction favoured seed-last streams at 32
+hotpath timed with it and with the row in use (HOTPATH_DISPATCH), in
+alternating pairs of runs, and the gain each length shows there is printed
+beside the predicted one. On an Emerald Rapids the prediction favoured seed-last streams at 32
 bytes by a cycle, while through hp_crc32c() they were 2 to 3 cycles slower
 than the inlined stream of the row in use.
 """
@@ -31,7 +31,7 @@ STEPS_MAX = 8  # HP_STEPS_MAX
 CSUM_SHORT = 256  # HP_CSUM_SHORT: no vector method below it
 STICKY = 0.02  # the method of the length before keeps winning within 2%
 SPLIT = 0.03  # a mode whose own best method beats the chosen one by more is named
-RUN_WORSE = 0.03  # run through the dispatch, the measured row is this much slower: flagged
+RUN_WORSE = 0.03  # the measured row ran this much slower in every pair of runs: flagged
 
 # method name in the row -> the variant that runs that method alone
 CSUM_METHODS = {
@@ -72,16 +72,25 @@ class Point:
     # one: (mode, that method, how many times faster); one method cannot be
     # within 3% in every mode at this length
     split: tuple[tuple[str, str, float], ...] = ()
-    # the row in use over the measured row, both run through the dispatch
-    run_gain: float | None = None
+    # the row in use over the measured row, both run through the dispatch:
+    # one ratio per pair of runs
+    run_ratios: tuple[float, ...] = ()
 
     @property
     def gain(self) -> float | None:
         return self.in_use / self.chosen if self.in_use else None
 
     @property
+    def run_gain(self) -> float | None:
+        """The geometric mean of the pairs' ratios."""
+        if not self.run_ratios:
+            return None
+        return math.exp(sum(map(math.log, self.run_ratios)) / len(self.run_ratios))
+
+    @property
     def run_worse(self) -> bool:
-        return self.run_gain is not None and self.run_gain < 1 / (1 + RUN_WORSE)
+        """Slower with the measured row in every pair of runs."""
+        return bool(self.run_ratios) and max(self.run_ratios) < 1 / (1 + RUN_WORSE)
 
 
 def _score(figs: dict[str, list[FigureResult]]) -> dict[str, float]:

@@ -102,8 +102,12 @@ def test_run_gains_are_in_use_over_measured_per_length():
                     fig("hotpath", 64, 5.0, "throughput", primitive="crc32c"))  # fmt: skip
     gains = dispatch.run_gains(measured, in_use)
     assert gains == {("crc32c", 64, 0): pytest.approx(10 / 12)}
-    assert dispatch.Point(64, 0, "sse42", 1.0, None, run_gain=10 / 12).run_worse
-    assert not dispatch.Point(64, 0, "sse42", 1.0, None, run_gain=0.98).run_worse
+    slower = dispatch.Point(64, 0, "sse42", 1.0, None, run_ratios=(0.8, 0.9))
+    assert slower.run_worse and slower.run_gain == pytest.approx((0.8 * 0.9) ** 0.5)
+    # slower in one pair only: run-to-run noise, not flagged
+    assert not dispatch.Point(64, 0, "sse42", 1.0, None, run_ratios=(0.8, 1.01)).run_worse
+    assert not dispatch.Point(64, 0, "sse42", 1.0, None, run_ratios=(0.98, 0.98)).run_worse
+    assert dispatch.Point(64, 0, "sse42", 1.0, None).run_gain is None
 
 
 @pytest.mark.usefixtures("fake_runner")
@@ -121,7 +125,7 @@ def test_command_runs_the_row_it_measured(cli, tmp_path: Path, monkeypatch, scal
     summary = next(line for line in res.out.splitlines() if line.startswith("run: "))
     crc = [line for line in res.out.splitlines() if line.startswith("crc32c ")]
     if scale == "1":
-        assert "no length runs slower" in summary and not any("!" in line for line in crc)
+        assert "no length ran slower" in summary and not any("!" in line for line in crc)
     else:
         assert "0.80x at worst" in summary and "marked '!'" in summary
         assert crc and all(line.rstrip().endswith("0.80x!") for line in crc)

@@ -11,7 +11,6 @@ then makes the library (libhotpath, libhpsum) use it, no recompiling.
 
 import argparse
 import dataclasses
-import math
 import sys
 import tempfile
 from pathlib import Path
@@ -55,18 +54,17 @@ def _request(primitive: str, variants: list[str], sizes: tuple[int, ...], aligns
     return measure.Request(primitive, sizes, aligns, MODES, rounds, variants=tuple(variants))
 
 
-RUN_PAIRS = 2  # measured row, row in use; alternated this many times
+RUN_PAIRS = 3  # measured row, row in use; alternated this many times
 
 
 def _run_row(
     runner: Runner, rows: dict[str, tuple[str, str]], primitives: set[str], rounds: int
-) -> dict[tuple[str, int, int], float]:
+) -> dict[tuple[str, int, int], list[float]]:
     """hotpath's own variants run with the measured row and with the row in
-    use, alternately, each read from a file of the same length through
-    HOTPATH_DISPATCH (a longer environment moves the stack: on a Zen 5 the
-    same code measured 1.15x apart at 96 bytes when only one run had it):
-    per (primitive, size, align) the geometric mean of the in-use/measured
-    ratios."""
+    use, alternately, each read from a file through HOTPATH_DISPATCH: per
+    (primitive, size, align) the in-use/measured ratio of every pair. One
+    pair is not enough: on a Zen 5 two runs of the same row differed by up
+    to 14% at some lengths (csum 96 bytes, crc32c 16), run to run."""
     own = [
         _request(p, [v], sizes, aligns, rounds)
         for p, _, v, sizes, aligns in SPECS
@@ -95,7 +93,7 @@ def _run_row(
             }
             for key, ratio in dispatch.run_gains(results["new"], results["use"]).items():
                 ratios.setdefault(key, []).append(ratio)
-    return {k: math.exp(sum(map(math.log, v)) / len(v)) for k, v in ratios.items()}
+    return ratios
 
 
 def run(args: argparse.Namespace) -> int:
@@ -140,7 +138,7 @@ def run(args: argparse.Namespace) -> int:
         run_gains = _run_row(runner, rows, runs, rounds)
         for primitive, points in by_primitive:
             for p in points:
-                p.run_gain = run_gains.get((primitive, p.size, p.align))
+                p.run_ratios = tuple(run_gains.get((primitive, p.size, p.align), ()))
     lines = [
         f"machine: {machine.one_line()}",
         f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
@@ -186,9 +184,10 @@ def run(args: argparse.Namespace) -> int:
             "run: hp_csum() and hp_crc32c() timed with the measured row and with the row in use "
             f"(HOTPATH_DISPATCH, {RUN_PAIRS} alternating pairs of runs): {max(ran):.2f}x at best, "
             f"{min(ran):.2f}x at worst; "
-            + (f"{worse} length(s) marked '!' run more than {dispatch.RUN_WORSE:.0%} slower "
-               "with the measured row: the gain column, methods timed alone, missed what "
-               "the dispatch costs there" if worse else "no length runs slower")
+            + (f"{worse} length(s) marked '!' ran more than {dispatch.RUN_WORSE:.0%} slower "
+               "with the measured row in every pair: the gain column, methods timed alone, "
+               "missed what the dispatch costs there" if worse
+               else "no length ran slower in every pair")
         )  # fmt: skip
     if runs and len(runs) < len(SPECS):
         lines.append("same: the measured row's steps for that primitive are the row in use's")
