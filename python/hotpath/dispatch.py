@@ -17,13 +17,15 @@ hp_csum() and hp_crc32c() reach it through the row (the first step inlined,
 the others through the plan). So the measured row is then run: hp-csum and
 hotpath timed with it and with the row in use (HOTPATH_DISPATCH), in
 alternating pairs of runs, and the gain each length shows there is printed
-beside the predicted one. On an Emerald Rapids the prediction favoured seed-last streams at 32
+beside the predicted one. Where it ran slower in every pair, the row in
+use's method takes the length back (the repaired row), and that row is run
+the same way. On an Emerald Rapids the prediction favoured seed-last streams at 32
 bytes by a cycle, while through hp_crc32c() they were 2 to 3 cycles slower
 than the inlined stream of the row in use.
 """
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from hotpath.results import FigureResult, RunResult
 
@@ -217,6 +219,32 @@ def changed(a: str, b: str) -> set[str]:
     x, y = steps_of(a), steps_of(b)
     keys = {k for k in x.keys() | y.keys() if x.get(k) != y.get(k)}
     return {"csum_partial" if k.startswith("csum") else "crc32c" for k in keys}
+
+
+def parse_steps(text: str) -> dict[str, list[tuple[str, int]]]:
+    """A row's steps per key (csum.even, csum.odd, crc32c): (method, from)."""
+    out: dict[str, list[tuple[str, int]]] = {}
+    for line in text.splitlines():
+        key, sep, value = line.split("#")[0].partition("=")
+        if sep and key.strip() != "name":
+            pairs = (step.split() for step in value.split(","))
+            out[key.strip()] = [(m, int(n)) for m, n in pairs]
+    return out
+
+
+def method_at(row: list[tuple[str, int]], size: int) -> str:
+    """The method a row's steps give a length."""
+    return [m for m, start in row if start <= size][-1]
+
+
+def repaired(points: list[Point], in_use: list[tuple[str, int]]) -> list[Point]:
+    """The points with the row in use's method wherever the measured row ran
+    slower in every pair of runs (a cost the methods timed alone miss: the
+    first CRC step inlined, a scan for the steps after the second)."""
+    return [
+        replace(p, method=method_at(in_use, p.size) if p.run_worse else p.method, run_ratios=())
+        for p in points
+    ]
 
 
 def row_text(name: str, csum: dict[int, list[tuple[str, int]]], crc: list[tuple[str, int]]) -> str:

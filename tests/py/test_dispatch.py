@@ -124,12 +124,19 @@ def test_command_runs_the_row_it_measured(cli, tmp_path: Path, monkeypatch, scal
     assert header.split()[-2:] == ["gain", "run"]
     summary = next(line for line in res.out.splitlines() if line.startswith("run: "))
     crc = [line for line in res.out.splitlines() if line.startswith("crc32c ")]
+    written = row.read_text().splitlines()
+    assert written[1].startswith("name = measured-")
     if scale == "1":
         assert "no length ran slower" in summary and not any("!" in line for line in crc)
+        assert "repaired row" not in res.out and "the measured row written" in res.out
+        assert written[-1] == "crc32c = sse42 0"
     else:
-        assert "0.80x at worst" in summary and "marked '!'" in summary
+        assert "0.80x at worst" in summary and "ran more than 3% slower" in summary
         assert crc and all(line.rstrip().endswith("0.80x!") for line in crc)
-    assert row.read_text().splitlines()[1].startswith("name = measured-")
+        # every length takes the row in use's method back: sse42 below 64, fold4 from it
+        assert "repaired row (the row in use's method" in res.out
+        assert "the repaired row written" in res.out
+        assert written[-1] == "crc32c = sse42 0, fold4 64"
 
 
 @pytest.mark.usefixtures("fake_runner")
@@ -140,3 +147,20 @@ def test_command_says_when_the_measured_row_is_the_row_in_use(cli, tmp_path: Pat
     res = cli("dispatch", "--rounds", "5")
     assert res.status == 0, res.err
     assert "nothing to run" in res.out and "run: " not in res.out
+
+
+def test_repaired_takes_the_row_in_use_method_where_the_measured_row_ran_slower():
+    use = dispatch.parse_steps("name = u\ncsum.even = scalar 0\ncsum.odd = scalar 0\n"
+                               "crc32c = sse42 0, sse42-4way 96  # a comment\n")  # fmt: skip
+    assert use["crc32c"] == [("sse42", 0), ("sse42-4way", 96)]
+    assert dispatch.method_at(use["crc32c"], 95) == "sse42"
+    assert dispatch.method_at(use["crc32c"], 96) == "sse42-4way"
+    points = [
+        dispatch.Point(16, 0, "sse42-3way", 1.0, None, run_ratios=(0.8, 0.9, 0.85)),
+        dispatch.Point(128, 0, "sse42-seedlast", 1.0, None, run_ratios=(0.8, 1.02, 0.9)),
+        dispatch.Point(256, 0, "fold8", 1.0, None, run_ratios=(0.9, 0.9, 0.9)),
+    ]
+    fixed = dispatch.repaired(points, use["crc32c"])
+    assert [p.method for p in fixed] == ["sse42", "sse42-seedlast", "sse42-4way"]
+    assert all(p.run_ratios == () for p in fixed)
+    assert dispatch.steps(fixed) == [("sse42", 0), ("sse42-seedlast", 128), ("sse42-4way", 256)]

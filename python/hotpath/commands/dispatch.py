@@ -22,6 +22,7 @@ from hotpath.inputs import check_rounds
 from hotpath.runner import Runner
 
 MODES = ("latency", "throughput")
+CSUM_KEYS = {0: "csum.even", 1: "csum.odd"}  # the row's key per address parity
 # primitive, its methods, hotpath's own variant (runs the row), sizes, aligns
 SPECS = (
     ("csum_partial", dispatch.CSUM_METHODS, dispatch.CSUM_IN_USE, dispatch.CSUM_SIZES, (0, 1)),
@@ -36,7 +37,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         description="Times hp_csum()'s and hp_crc32c()'s methods at each length (latency and "
         "throughput) beside the dispatch row in use, and prints the row this machine's "
         "figures ask for with the gain over the one in use; then runs that row (HOTPATH_DISPATCH) "
-        "beside the one in use and prints the gain measured through the dispatch ('run'). "
+        "beside the one in use and prints the gain measured through the dispatch ('run'); where "
+        "it ran slower, the row in use's method takes the length back (the repaired row, run "
+        "and written instead). "
         "About a minute. "
         "HOTPATH_CPU_HIDE=avx512f,avx512bw (feature names as `hotpath list` prints them) "
         "measures as on a CPU without those features.",
@@ -96,6 +99,61 @@ def _run_row(
     return ratios
 
 
+def _row_text(name: str, csum: dict[int, list[dispatch.Point]], crc: list[dispatch.Point]) -> str:
+    return dispatch.row_text(
+        name,
+        {align: dispatch.steps(points, "scalar") for align, points in csum.items()},
+        dispatch.steps(crc),
+    )
+
+
+def _run_summary(which: str, points: list[dispatch.Point]) -> str:
+    ran = [p.run_gain for p in points if p.run_gain]
+    worse = [p for p in points if p.run_worse]
+    if not ran:
+        return f"run: no length in the table above was timed with the {which} row"
+    return (
+        f"run: hp_csum() and hp_crc32c() timed with the {which} row and with the row in use "
+        f"(HOTPATH_DISPATCH, {RUN_PAIRS} alternating pairs of runs): {max(ran):.2f}x at best, "
+        f"{min(ran):.2f}x at worst; "
+        + (f"{len(worse)} length(s) ran more than {dispatch.RUN_WORSE:.0%} slower with it in "
+           "every pair (" + ", ".join(f"{p.size}{' odd' if p.align else ''}" for p in worse)
+           + ")" if worse else "no length ran slower in every pair")
+    )  # fmt: skip
+
+
+def _repair(
+    runner: Runner,
+    name: str,
+    csum: dict[int, list[dispatch.Point]],
+    crc: list[dispatch.Point],
+    use_row: tuple[str, str],
+    rounds: int,
+) -> tuple[str, list[str]]:
+    """The measured row with the row in use's method wherever it ran slower
+    in every pair, run the same way: its text and what to print."""
+    use = dispatch.parse_steps(use_row[1])
+    fixed_csum = {a: dispatch.repaired(csum[a], use[CSUM_KEYS[a]]) for a in csum}
+    fixed_crc = dispatch.repaired(crc, use["crc32c"])
+    text = _row_text(name, fixed_csum, fixed_crc)
+    runs = dispatch.changed(text, use_row[1])
+    by_primitive = (("csum_partial", fixed_csum[0] + fixed_csum[1]), ("crc32c", fixed_crc))
+    if runs:
+        ratios = _run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds)
+        for primitive, points in by_primitive:
+            for p in points:
+                p.run_ratios = tuple(ratios.get((primitive, p.size, p.align), ()))
+    return text, [
+        "",
+        "repaired row (the row in use's method where the measured row ran slower in every "
+        "pair; the methods timed alone do not see the cost of the row's structure):",
+        *(f"    {line}" for line in text.splitlines()),
+        _run_summary("repaired", [p for _, points in by_primitive for p in points])
+        if runs
+        else "the repaired row names the row in use's steps: keep the row in use",
+    ]
+
+
 def run(args: argparse.Namespace) -> int:
     rounds = check_rounds(args.rounds)
     if args.write is not None:
@@ -124,25 +182,21 @@ def run(args: argparse.Namespace) -> int:
     crc = dispatch.choose(result, "crc32c", dispatch.CRC32C_METHODS, dispatch.CRC32C_IN_USE, 0)
     machine = result.machine
     name = f"measured-{machine.vendor.lower()}-f{machine.family}m{machine.model}"
-    text = dispatch.row_text(
-        name,
-        {align: dispatch.steps(points, "scalar") for align, points in csum.items()},
-        dispatch.steps(crc),
-    )
+    text = _row_text(name, csum, crc)
     by_primitive = (("csum_partial", csum[0] + csum[1]), ("crc32c", crc))
     every = [p for _, points in by_primitive for p in points]
+    use_row = (in_use.get("name", ""), in_use.get("text", ""))
     # no row text from the runner: nothing to run the measured row against
-    runs = dispatch.changed(text, in_use["text"]) if in_use.get("text") else set()
+    runs = dispatch.changed(text, use_row[1]) if use_row[1] else set()
     if runs:
-        rows = {"new": (name, text), "use": (in_use.get("name", ""), in_use.get("text", ""))}
-        run_gains = _run_row(runner, rows, runs, rounds)
+        ratios = _run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds)
         for primitive, points in by_primitive:
             for p in points:
-                p.run_ratios = tuple(run_gains.get((primitive, p.size, p.align), ()))
+                p.run_ratios = tuple(ratios.get((primitive, p.size, p.align), ()))
     lines = [
         f"machine: {machine.one_line()}",
         f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
-        *(f"    {line}" for line in in_use.get("text", "").splitlines()),
+        *(f"    {line}" for line in use_row[1].splitlines()),
         "",
         "core cycles per call, geometric mean of the latency and throughput medians "
         f"({rounds} samples each):",
@@ -177,28 +231,23 @@ def run(args: argparse.Namespace) -> int:
             f"the measured row is {max(gains):.2f}x faster than the row in use at best, "
             f"{min(gains):.2f}x at worst (below 1: the row in use's own method won there)"
         )
-    ran = [p.run_gain for p in every if p.run_gain]
-    if ran:
-        worse = sum(p.run_worse for p in every)
-        lines.append(
-            "run: hp_csum() and hp_crc32c() timed with the measured row and with the row in use "
-            f"(HOTPATH_DISPATCH, {RUN_PAIRS} alternating pairs of runs): {max(ran):.2f}x at best, "
-            f"{min(ran):.2f}x at worst; "
-            + (f"{worse} length(s) marked '!' ran more than {dispatch.RUN_WORSE:.0%} slower "
-               "with the measured row in every pair: the gain column, methods timed alone, "
-               "missed what the dispatch costs there" if worse
-               else "no length ran slower in every pair")
-        )  # fmt: skip
+    if runs:
+        lines.append(_run_summary("measured", every))
     if runs and len(runs) < len(SPECS):
         lines.append("same: the measured row's steps for that primitive are the row in use's")
-    elif not in_use.get("text"):
+    elif not use_row[1]:
         lines.append("the runner does not say which row it uses: the measured row was not run")
     elif not runs:
         lines.append("the measured row names the row in use's steps: nothing to run")
     lines += ["", "measured row:", *(f"    {line}" for line in text.splitlines())]
+    chosen = text
+    if any(p.run_worse for p in every):
+        chosen, repair = _repair(runner, name, csum, crc, use_row, rounds)
+        lines += repair
     print("\n".join(lines))
     if args.write is not None:
         header = f"# hotpath dispatch row, measured on {machine.one_line()}\n"
-        write_file(args.write, header + text)
-        print(f"written to {args.write}; use it with HOTPATH_DISPATCH={args.write}")
+        write_file(args.write, header + chosen)
+        which = "the repaired row" if chosen != text else "the measured row"
+        print(f"{which} written to {args.write}; use it with HOTPATH_DISPATCH={args.write}")
     return 0
