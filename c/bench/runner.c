@@ -438,11 +438,22 @@ int main(int argc, char **argv)
 		.naligns = 1,
 	};
 	struct hp_json j;
+	const char *row_file;
 
 	if (argc < 2)
 		hp_usage_error("command", "", "list, run, verify, analyze or probe");
 	if (!hp_cpu_hide_ok())
 		return 2;	/* hp_cpu_hidden() named the value and what is allowed */
+	/* A row file the library could not take: it said why and fell back
+	 * to the built-in row, which a library must; a measurement must not
+	 * run on another row than the one it was asked for. */
+	row_file = getenv("HOTPATH_DISPATCH");
+	if (row_file && *row_file && strcmp(hp_dispatch()->source, row_file)) {
+		fprintf(stderr, "hotpath: HOTPATH_DISPATCH '%s' not taken: a measurement "
+			"runs only on the row it names (mend the file, or unset "
+			"HOTPATH_DISPATCH)\n", row_file);
+		return 2;
+	}
 	no_aslr(argv);
 	run.command = argv[1];
 	if (!strcmp(argv[1], "list")) {

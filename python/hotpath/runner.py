@@ -140,7 +140,8 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
             progress.finish()
     errors = "".join(messages).strip()
     if status in (2, 3):
-        raise UsageError(errors or f"runner rejected {' '.join(args)} (exit {status})")
+        said = errors.removeprefix("hotpath: ")  # the CLI puts it before the first line
+        raise UsageError(said or f"runner rejected {' '.join(args)} (exit {status})")
     if status == EXIT_IN_VARIANT:
         last = errors.splitlines()[-1] if errors else "a variant ended the runner"
         raise RunnerError(f"{last.removeprefix('hotpath-bench: ')}; nothing of this run was kept")

@@ -215,3 +215,16 @@ def test_dispatch_measures_writes_and_runs_a_row(cli, tmp_path: Path, monkeypatc
     listing = subprocess.run([str(runner), "list"], capture_output=True, text=True, check=True)
     taken = json.loads(listing.stdout)["dispatch"]
     assert taken["name"].startswith("measured-") and taken["source"] == str(row)
+
+
+def test_a_row_file_the_library_cannot_take_is_bad_input(cli, tmp_path: Path, monkeypatch):
+    # The library falls back to its built-in row (it must); a measurement
+    # would then time another row than the one named: exit 2, nothing run.
+    bad = tmp_path / "row.txt"
+    bad.write_text("name = mine\ncsum.even = scalar 0\ncsum.odd = scalar 0\ncrc32c = bogus 0\n")
+    monkeypatch.setenv("HOTPATH_DISPATCH", str(bad))
+    res = cli("crc32c", "--sizes", "64", "--no-store")
+    assert res.status == 2 and res.out == ""
+    assert f"HOTPATH_DISPATCH '{bad}': crc32c: method 'bogus': allowed: slice8" in res.err
+    assert f"HOTPATH_DISPATCH '{bad}' not taken: a measurement runs only on the row" in res.err
+    assert "hotpath: hotpath:" not in res.err
