@@ -164,3 +164,33 @@ def test_repaired_takes_the_row_in_use_method_where_the_measured_row_ran_slower(
     assert [p.method for p in fixed] == ["sse42", "sse42-seedlast", "sse42-4way"]
     assert all(p.run_ratios == () for p in fixed)
     assert dispatch.steps(fixed) == [("sse42", 0), ("sse42-seedlast", 128), ("sse42-4way", 256)]
+
+
+@pytest.mark.usefixtures("fake_runner")
+@pytest.mark.parametrize(("name", "last"), [("mine", "1.00x"), ("measured-slow", "0.80x!")])
+def test_try_runs_a_row_of_ones_own_beside_the_row_in_use(cli, tmp_path: Path, monkeypatch,
+                                                          name, last):  # fmt: skip
+    # the fake runner slows its own variants under a row named measured-*
+    monkeypatch.setenv("FAKE_RUNNER_MEASURED_ROW_SCALE", "1.25")
+    row = tmp_path / "mine.txt"
+    row.write_text(f"name = {name}\ncsum.even = scalar 0, avx2 512\ncsum.odd = scalar 0, avx2 512\n"
+                   "crc32c = sse42 0, sse42-4way 96\n")  # fmt: skip
+    res = cli("dispatch", "--try", str(row), "--rounds", "5")
+    assert res.status == 0, res.err
+    lines = res.out.splitlines()
+    assert f"row tried: {row}" in lines
+    crc96 = next(line for line in lines if line.startswith("crc32c") and " 96 " in line)
+    assert crc96.split()[3:] == ["fold4", "sse42-4way", last]
+    assert all(line.endswith("same") for line in lines if line.startswith("csum_partial"))
+    assert "timed with the tried row" in lines[-1]
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_try_refuses_what_it_cannot_run(cli, tmp_path: Path):
+    res = cli("dispatch", "--try", str(tmp_path / "none.txt"))
+    assert res.status == 2 and "--try" in res.err and "No such file" in res.err
+    row = tmp_path / "row.txt"
+    row.write_text("name = x\n")
+    res = cli("dispatch", "--try", str(row), "--write", str(tmp_path / "out.txt"))
+    assert res.status == 2 and "one or the other" in res.err
+    assert not (tmp_path / "out.txt").exists()

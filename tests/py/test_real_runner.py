@@ -228,3 +228,11 @@ def test_a_row_file_the_library_cannot_take_is_bad_input(cli, tmp_path: Path, mo
     assert f"HOTPATH_DISPATCH '{bad}': crc32c: method 'bogus': allowed: slice8" in res.err
     assert f"HOTPATH_DISPATCH '{bad}' not taken: a measurement runs only on the row" in res.err
     assert "hotpath: hotpath:" not in res.err
+
+
+def test_dispatch_try_refuses_a_row_the_library_cannot_take(cli, tmp_path: Path):
+    bad = tmp_path / "row.txt"
+    bad.write_text("name = mine\ncsum.even = scalar 0\n")
+    res = cli("dispatch", "--try", str(bad), "--rounds", "3")
+    assert res.status == 2, res.out
+    assert "missing csum.odd" in res.err and "not taken" in res.err

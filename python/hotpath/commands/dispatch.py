@@ -40,7 +40,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "beside the one in use and prints the gain measured through the dispatch ('run'); where "
         "it ran slower, the row in use's method takes the length back (the repaired row, run "
         "and written instead). "
-        "About a minute. "
+        "About 10 s on a Zen 5; a contended core takes longer. --try FILE runs a row of "
+        "your own beside the one in use instead. "
         "HOTPATH_CPU_HIDE=avx512f,avx512bw (feature names as `hotpath list` prints them) "
         "measures as on a CPU without those features.",
     )
@@ -48,6 +49,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--write", type=Path, default=None, metavar="FILE",
         help="save the measured row; use it with HOTPATH_DISPATCH=FILE",
+    )  # fmt: skip
+    parser.add_argument(
+        "--try", dest="try_row", type=Path, default=None, metavar="FILE",
+        help="no method figures: run the row in FILE beside the row in use (hp_csum() and "
+        "hp_crc32c() through each, alternating pairs of runs) and print the gain per length",
     )  # fmt: skip
     parser.set_defaults(handler=run)
 
@@ -154,8 +160,60 @@ def _repair(
     ]
 
 
+def _try_row(runner: Runner, path: Path, use_row: tuple[str, str], rounds: int) -> list[str]:
+    """`--try FILE`: the row in FILE run beside the row in use, per length."""
+    try:
+        text = path.read_text()
+    except (OSError, UnicodeDecodeError) as err:
+        reason = err.strerror if isinstance(err, OSError) else "not text"
+        raise UsageError(f"--try '{path}': {reason}; allowed: a row file "
+                         "(`hotpath dispatch --write FILE` makes one)") from err  # fmt: skip
+    name = next((line.partition("=")[2].strip() for line in text.splitlines()
+                 if line.partition("=")[0].strip() == "name"), "")  # fmt: skip
+    runs = dispatch.changed(text, use_row[1])
+    lines = [f"row tried: {path}", *(f"    {line}" for line in text.splitlines()), ""]
+    if not runs:
+        return [*lines, "it names the row in use's steps: nothing to run"]
+    ratios = _run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds)
+    tried, used = dispatch.parse_steps(text), dispatch.parse_steps(use_row[1])
+    lines.append(f"{'primitive':<13} {'size':>8} {'addr':>4} {'in use':<19} {'tried':<19} "
+                 f"{'run':>7}")  # fmt: skip
+    points = []
+    for primitive, _, _, sizes, aligns in SPECS:
+        for align in aligns:
+            key = CSUM_KEYS[align] if primitive == "csum_partial" else "crc32c"
+            for size in sizes:
+                method = dispatch.method_at(tried[key], size)
+                measured = tuple(ratios.get((primitive, size, align), ()))
+                p = dispatch.Point(size, align, method, 0.0, None, run_ratios=measured)
+                points.append(p)
+                run_text = (f"{p.run_gain:5.2f}x" + ("!" if p.run_worse else " ")
+                            if p.run_gain else "same")  # fmt: skip
+                lines.append(
+                    f"{primitive:<13} {size:>8} {'odd' if align else 'even':>4} "
+                    f"{dispatch.method_at(used[key], size):<19} {p.method:<19} {run_text:>7}"
+                )
+    return [*lines, _run_summary("tried", points)]
+
+
 def run(args: argparse.Namespace) -> int:
     rounds = check_rounds(args.rounds)
+    if args.try_row is not None and args.write is not None:
+        raise UsageError("--try and --write: one or the other; allowed: --write FILE to save "
+                         "the row measured here, --try FILE to run a row of your own")  # fmt: skip
+    if args.try_row is not None:
+        runner = measure.get_runner()
+        in_use = measure.listing(runner).dispatch or {}
+        if not in_use.get("text"):
+            raise RunnerError("the runner does not say which row it uses: nothing to run beside")
+        use_row = (in_use.get("name", ""), in_use["text"])
+        lines = [
+            f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
+            *(f"    {line}" for line in use_row[1].splitlines()),
+            *_try_row(runner, args.try_row, use_row, rounds),
+        ]
+        print("\n".join(lines))
+        return 0
     if args.write is not None:
         if args.write.is_dir():
             raise UsageError(f"--write '{args.write}': a folder; allowed: a file to write")
