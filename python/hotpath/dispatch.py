@@ -232,6 +232,15 @@ def parse_steps(text: str) -> dict[str, list[tuple[str, int]]]:
     return out
 
 
+def row_name(text: str) -> str:
+    """A row's name line ("" without one)."""
+    for line in text.splitlines():
+        key, _, value = line.split("#")[0].partition("=")
+        if key.strip() == "name":
+            return value.strip()
+    return ""
+
+
 def method_at(row: list[tuple[str, int]], size: int) -> str:
     """The method a row's steps give a length."""
     return [m for m, start in row if start <= size][-1]

@@ -69,9 +69,10 @@ RUN_PAIRS = 3  # measured row, row in use; alternated this many times
 def _run_row(
     runner: Runner, rows: dict[str, tuple[str, str]], primitives: set[str], rounds: int
 ) -> dict[tuple[str, int, int], list[float]]:
-    """hotpath's own variants run with the measured row and with the row in
-    use, alternately, each read from a file through HOTPATH_DISPATCH: per
-    (primitive, size, align) the in-use/measured ratio of every pair. One
+    """hotpath's own variants run with a row ("new": measured, repaired or
+    tried) and with the row in use ("use"), alternately, each read from a
+    file through HOTPATH_DISPATCH: per (primitive, size, align) the
+    use/new ratio of every pair. One
     pair is not enough: on a Zen 5 two runs of the same row differed by up
     to 14% at some lengths (csum 96 bytes, crc32c 16), run to run."""
     own = [
@@ -168,8 +169,7 @@ def _try_row(runner: Runner, path: Path, use_row: tuple[str, str], rounds: int) 
         reason = err.strerror if isinstance(err, OSError) else "not text"
         raise UsageError(f"--try '{path}': {reason}; allowed: a row file "
                          "(`hotpath dispatch --write FILE` makes one)") from err  # fmt: skip
-    name = next((line.partition("=")[2].strip() for line in text.splitlines()
-                 if line.partition("=")[0].strip() == "name"), "")  # fmt: skip
+    name = dispatch.row_name(text)
     runs = dispatch.changed(text, use_row[1])
     lines = [f"row tried: {path}", *(f"    {line}" for line in text.splitlines()), ""]
     if not runs:
