@@ -204,41 +204,36 @@ def steps(points: list[Point], first: str | None = None) -> list[tuple[str, int]
     return out
 
 
+def _entries(text: str) -> dict[str, str]:
+    """A row's `key = value` lines (comments dropped, spaces collapsed)."""
+    out = {}
+    for line in text.splitlines():
+        key, sep, value = line.split("#")[0].partition("=")
+        if sep:
+            out[key.strip()] = " ".join(value.split())
+    return out
+
+
 def changed(a: str, b: str) -> set[str]:
     """The primitives (csum_partial, crc32c) whose steps differ between two
     rows' texts (names and comments aside)."""
-
-    def steps_of(text: str) -> dict[str, str]:
-        out = {}
-        for line in text.splitlines():
-            key, sep, value = line.split("#")[0].partition("=")
-            if sep and key.strip() != "name":
-                out[key.strip()] = " ".join(value.split())
-        return out
-
-    x, y = steps_of(a), steps_of(b)
-    keys = {k for k in x.keys() | y.keys() if x.get(k) != y.get(k)}
+    x, y = _entries(a), _entries(b)
+    keys = {k for k in x.keys() | y.keys() if k != "name" and x.get(k) != y.get(k)}
     return {"csum_partial" if k.startswith("csum") else "crc32c" for k in keys}
-
-
-def parse_steps(text: str) -> dict[str, list[tuple[str, int]]]:
-    """A row's steps per key (csum.even, csum.odd, crc32c): (method, from)."""
-    out: dict[str, list[tuple[str, int]]] = {}
-    for line in text.splitlines():
-        key, sep, value = line.split("#")[0].partition("=")
-        if sep and key.strip() != "name":
-            pairs = (step.split() for step in value.split(","))
-            out[key.strip()] = [(m, int(n)) for m, n in pairs]
-    return out
 
 
 def row_name(text: str) -> str:
     """A row's name line ("" without one)."""
-    for line in text.splitlines():
-        key, _, value = line.split("#")[0].partition("=")
-        if key.strip() == "name":
-            return value.strip()
-    return ""
+    return _entries(text).get("name", "")
+
+
+def parse_steps(text: str) -> dict[str, list[tuple[str, int]]]:
+    """A row's steps per key (csum.even, csum.odd, crc32c): (method, from)."""
+    return {
+        key: [(m, int(n)) for m, n in (step.split() for step in value.split(","))]
+        for key, value in _entries(text).items()
+        if key != "name"
+    }
 
 
 def method_at(row: list[tuple[str, int]], size: int) -> str:
