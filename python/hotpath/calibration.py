@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from hotpath.machine import MAX_CORE_HZ, plausible_core_hz
 from hotpath.protocol import BenchRun, Timeline, TimelinePoint
 from hotpath.results import FigureResult
 
@@ -72,8 +73,17 @@ class Calibration:
     timeline: Timeline | None = None
 
     @property
+    def plausible(self) -> bool:
+        """The clock's core frequency is one an x86 core can run at."""
+        return plausible_core_hz(self.core_hz)
+
+    @property
     def passed(self) -> bool:
-        return all(c.passed for c in self.chains) and all(d.passed for d in self.doublings)
+        return (
+            self.plausible
+            and all(c.passed for c in self.chains)
+            and all(d.passed for d in self.doublings)
+        )
 
     def to_json(self) -> dict[str, Any]:
         return {
@@ -220,7 +230,13 @@ def render(cal: Calibration) -> list[str]:
         f"TSC ticks per core cycle: {cal.ticks_per_cycle_median:.4f} median, "
         f"p10-p90 {cal.ticks_per_cycle_p10:.4f}-{cal.ticks_per_cycle_p90:.4f} "
         f"over {cal.batches} calibration batches",
-        f"estimated core frequency: {cal.core_hz / 1e9:.3f} GHz",
+        f"estimated core frequency: {cal.core_hz / 1e9:.3f} GHz"
+        + (
+            ""
+            if cal.plausible
+            else f" (FAIL: above {MAX_CORE_HZ / 1e9:.0f} GHz, no x86 core "
+            "runs so fast: the clock's adds ran faster than one a cycle on this CPU)"
+        ),
         "",
         f"self-check, latency mode, {unit} per call (median, 95% CI); pass within {TOLERANCE:.0%}:",
         f"{'adds':>6}  {'measured':>9}  {'95% CI':>17}  {'ratio to N':>10}  check",

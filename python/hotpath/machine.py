@@ -93,6 +93,12 @@ class Fingerprint:
             found.append("frequency boost is on: the core clock moves with load and temperature")
         if self.governor not in ("performance", UNKNOWN):
             found.append(f"frequency governor is '{self.governor}', not 'performance'")
+        if self.core_hz_estimate and not plausible_core_hz(self.core_hz_estimate):
+            found.append(
+                f"the clock reads a core at {self.core_hz_estimate / 1e9:.1f} GHz, faster than "
+                "any x86 core: its chain of adds ran faster than one a cycle, so figures in "
+                "core cycles are wrong here (TSC ticks, --unit ticks, are not)"
+            )
         return found
 
     def differences(self, other: "Fingerprint") -> list[str]:
@@ -108,6 +114,16 @@ class Fingerprint:
                 else:
                     found.append(f"{name}: {mine} vs {theirs}")
         return found
+
+
+# No x86 core has run faster. A clock reading above it means the chain of
+# dependent adds ran faster than one a cycle: on an Emerald Rapids an
+# add-immediate chain read 14.8 GHz (docs/engine.md).
+MAX_CORE_HZ = 7.0e9
+
+
+def plausible_core_hz(hz: float) -> bool:
+    return 0 < hz <= MAX_CORE_HZ
 
 
 def _read(root: Path, relative: str) -> str | None:

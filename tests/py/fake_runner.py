@@ -25,7 +25,8 @@ CPU = {
     "brand": "AMD EPYC",
     "features": ["sse4.2", "pclmulqdq", "avx2", "bmi2", "adx"],
     "pinned_cpu": 1,
-    "core_hz_estimate": 3.4e9,
+    # FAKE_RUNNER_CORE_HZ: a clock that reads another core frequency
+    "core_hz_estimate": float(os.environ.get("FAKE_RUNNER_CORE_HZ", "3.4e9")),
 }
 
 

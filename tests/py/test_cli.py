@@ -62,6 +62,16 @@ def test_calibrate(cli):
     assert doc["calibration"]["passed"] is True
 
 
+def test_calibrate_fails_a_clock_faster_than_any_core(cli, monkeypatch):
+    # the chain's adds ran faster than one a cycle (add-immediate on Intel's
+    # Golden Cove): every check that divides by that clock would still pass
+    monkeypatch.setenv("FAKE_RUNNER_CORE_HZ", "14.83e9")
+    res = cli("calibrate", "--rounds", "30", "--no-store")
+    assert "estimated core frequency: 14.830 GHz (FAIL: above 7 GHz" in res.out
+    assert "calibration: FAIL" in res.out
+    assert "warning: the clock reads a core at 14.8 GHz" in res.out
+
+
 def test_history_and_compare(cli, tmp_path: Path, monkeypatch):
     db = str(tmp_path / "h.sqlite")
     assert "no runs recorded" in cli("history", "--db", db).out

@@ -80,3 +80,10 @@ def test_key_identifies_the_machine_not_its_software(machine_root: Path):
     assert any("kernel" in d for d in a.differences(b))
     c = Fingerprint.from_json({**a.to_json(), "model": 143})
     assert a.key() != c.key()
+
+
+def test_a_clock_faster_than_any_core_is_a_warning():
+    # an add-immediate clock chain on an Emerald Rapids read 14.8 GHz
+    fast = Fingerprint(hypervisor="none", core_hz_estimate=14.83e9).warnings()
+    assert any("14.8 GHz, faster than any x86 core" in w and "--unit ticks" in w for w in fast)
+    assert Fingerprint(hypervisor="none", core_hz_estimate=4.3e9).warnings() == []
