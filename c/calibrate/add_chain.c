@@ -27,6 +27,28 @@ static uint64_t add_chain(const void *buf, size_t len, uint64_t x)
 	return x;
 }
 
+/* @len dependent multiplies of @x by 3: a second clock check. imul r64
+ * takes 3 cycles on Zen 1 to Zen 5 and Golden Cove by the published tables
+ * (measured here on a Zen 5), and nothing folds it; a clock whose adds ran
+ * faster than one a cycle reads it as fewer than 3. */
+static uint64_t imul_chain(const void *buf, size_t len, uint64_t x)
+{
+	uint64_t three = 3;
+	size_t i;
+
+	HP_OPAQUE(three);
+	for (i = len / 10; i; i--)
+		__asm__("imul %1,%0\n\timul %1,%0\n\timul %1,%0\n\timul %1,%0\n\t"
+			"imul %1,%0\n\timul %1,%0\n\timul %1,%0\n\timul %1,%0\n\t"
+			"imul %1,%0\n\timul %1,%0"
+			: "+r"(x) : "r"(three));
+	for (i = len % 10; i; i--)
+		__asm__("imul %1,%0" : "+r"(x) : "r"(three));
+	return x;
+}
+
+enum { CHAIN_ADD, CHAIN_IMUL };
+
 static uint64_t chain_empty(const void *buf, size_t len, uint64_t x)
 {
 	return x;
@@ -39,6 +61,11 @@ static int chain_check(const struct hp_variant *v, const uint8_t *buf,
 		       uint64_t *got)
 {
 	*expected = seed + len;
+	if (v->promise == CHAIN_IMUL) {
+		*expected = seed;
+		for (size_t i = 0; i < len; i++)
+			*expected *= 3;
+	}
 	*got = ((chain_fn)v->fn)(buf, len, seed);
 	return *expected != *got;
 }
@@ -59,7 +86,7 @@ HP_BURST_COPIES(chain_burst_sites, chain_burst);
 
 static const char *chain_promise_name(uint32_t promise)
 {
-	return "returns input + N";
+	return promise == CHAIN_IMUL ? "returns input * 3^N" : "returns input + N";
 }
 
 static const struct hp_variant chain_variants[] = {
@@ -68,6 +95,14 @@ static const struct hp_variant chain_variants[] = {
 		.fn = add_chain,
 		.desc = "N dependent one-cycle adds (size = N)",
 		.origin = "hotpath self-check",
+		.promise = CHAIN_ADD,
+	},
+	{
+		.name = "imuls",
+		.fn = imul_chain,
+		.desc = "N dependent three-cycle multiplies (size = N): the clock's cross-check",
+		.origin = "hotpath self-check",
+		.promise = CHAIN_IMUL,
 	},
 };
 
@@ -76,7 +111,7 @@ const struct hp_primitive hp_prim_add_chain = {
 	.lab = "calibrate",
 	.seed_name = "x",
 	.variants = chain_variants,
-	.nvariants = 1,
+	.nvariants = 2,
 	.empty_fn = chain_empty,
 	.check = chain_check,
 	.burst = chain_burst_sites,

@@ -29,6 +29,12 @@ DEFAULT_ROUNDS = 400
 SUITE_ROUNDS = 200
 QUICK_ROUNDS = 60
 TOLERANCE = 0.05
+# The clock's cross-check (add_chain's "imuls"): N dependent imul r64, 3
+# cycles each on Zen 1 to Zen 5 and Golden Cove by the published tables
+# (measured: Zen 5); a clock whose adds run faster than one a cycle reads
+# them as fewer.
+IMUL_VARIANT = "imuls"
+IMUL_CYCLES = 3.0
 TIMELINE_SECONDS = 5
 SUITE_TIMELINE_SECONDS = 2
 TIMELINE_INTERVAL_MS = 100
@@ -43,6 +49,16 @@ class ChainCheck:
     ci_lo: float
     ci_hi: float
     ratio: float  # median / adds
+    passed: bool
+
+
+@dataclass(frozen=True)
+class ImulCheck:
+    """N dependent imuls measured as `median` cycles: should be 3N."""
+
+    imuls: int
+    median: float
+    per_imul: float
     passed: bool
 
 
@@ -71,6 +87,7 @@ class Calibration:
     chains: list[ChainCheck]
     doublings: list[DoublingCheck]
     timeline: Timeline | None = None
+    imul: ImulCheck | None = None  # None: a runner without the cross-check
 
     @property
     def plausible(self) -> bool:
@@ -81,6 +98,7 @@ class Calibration:
     def passed(self) -> bool:
         return (
             self.plausible
+            and (self.imul is None or self.imul.passed)
             and all(c.passed for c in self.chains)
             and all(d.passed for d in self.doublings)
         )
@@ -101,6 +119,7 @@ class Calibration:
             "tolerance": TOLERANCE,
             "chains": [c.__dict__ for c in self.chains],
             "doublings": [d.__dict__ for d in self.doublings],
+            "imul": self.imul.__dict__ if self.imul else None,
             "passed": self.passed,
             "width": _timeline_json(self.timeline) if self.timeline else None,
         }
@@ -137,6 +156,7 @@ def from_json(doc: dict[str, Any]) -> Calibration:
         chains=[ChainCheck(**c) for c in doc["chains"]],
         doublings=[DoublingCheck(**d) for d in doc["doublings"]],
         timeline=timeline,
+        imul=ImulCheck(**doc["imul"]) if doc.get("imul") else None,
     )
 
 
@@ -168,11 +188,9 @@ def analyze(
     ratios = np.asarray(clock.ticks_per_cycle or [float("nan")], dtype=np.float64)
     tpc = float(np.median(ratios))
     core_hz = bench.cpu.core_hz_estimate or (clock.tsc_hz / tpc if tpc > 0 else float("nan"))
-    timed = {
-        f.size: f
-        for f in figures
-        if f.primitive == bench.primitive and f.mode == "latency" and f.timed
-    }
+    latency = [f for f in figures if f.primitive == bench.primitive and f.mode == "latency"]
+    timed = {f.size: f for f in latency if f.timed and f.variant != IMUL_VARIANT}
+    imuls = {f.size: f for f in latency if f.timed and f.variant == IMUL_VARIANT}
     chains = []
     for adds in sorted(timed):
         fig = timed[adds]
@@ -199,7 +217,16 @@ def analyze(
             doublings.append(
                 DoublingCheck(adds, 2 * adds, ratio, abs(ratio / 2.0 - 1.0) <= TOLERANCE)
             )
+    imul = None
+    if imuls:
+        longest = imuls[max(imuls)]
+        assert longest.median is not None
+        scale = tpc if longest.unit == "ticks" else 1.0
+        per = longest.median / scale / longest.size
+        imul = ImulCheck(longest.size, longest.median, per,
+                         abs(per / IMUL_CYCLES - 1.0) <= TOLERANCE)  # fmt: skip
     return Calibration(
+        imul=imul,
         source=clock.source,
         unit=clock.unit,
         tsc_hz=clock.tsc_hz,
@@ -250,6 +277,12 @@ def render(cal: Calibration) -> list[str]:
         lines.append(
             f"{d.doubled} adds / {d.adds} adds = {d.ratio:.3f} (expected 2.000): "
             f"{'PASS' if d.passed else 'FAIL'}"
+        )
+    if cal.imul is not None:
+        lines.append(
+            f"cross-check: {cal.imul.imuls} dependent imuls {cal.imul.median:.2f} {unit}, "
+            f"{cal.imul.per_imul:.2f} cycles each (expected {IMUL_CYCLES:.0f}; fewer: the "
+            f"clock's adds ran faster than one a cycle): {'PASS' if cal.imul.passed else 'FAIL'}"
         )
     lines.append(f"calibration: {'PASS' if cal.passed else 'FAIL'}")
     if cal.timeline is not None:

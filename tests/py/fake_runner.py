@@ -53,7 +53,7 @@ PRIMITIVES = {
         "lab": "calibrate",
         "seed_name": "value",
         "default_sizes": [50, 100, 200],
-        "variants": [variant("add-chain")],
+        "variants": [variant("add-chain"), variant("imuls")],
     },
     "csum_partial": {
         "lab": "csum",
@@ -194,7 +194,10 @@ def dispatch_row():
 
 def cost(primitive, name, size, align, mode):
     if primitive == "add_chain":
-        return float(size)
+        # FAKE_RUNNER_IMUL_CYCLES: a clock that reads imul at another latency
+        return size * (
+            float(os.environ.get("FAKE_RUNNER_IMUL_CYCLES", "3")) if name == "imuls" else 1.0
+        )
     # hotpath's own variants run the row: FAKE_RUNNER_MEASURED_ROW_SCALE
     # slows them under a row that `hotpath dispatch` measured
     measured = dispatch_row()["name"].startswith("measured-")

@@ -2,6 +2,7 @@
 """The whole CLI against the scripted runner: output shapes, store, exit status."""
 
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -60,6 +61,23 @@ def test_calibrate(cli):
     doc = cli("calibrate", "--rounds", "30", "--no-store", "--json").json()
     validate(doc)
     assert doc["calibration"]["passed"] is True
+
+
+def test_calibrate_cross_checks_the_clock_with_imuls(cli, monkeypatch):
+    res = cli("calibrate", "--rounds", "30", "--no-store")
+    assert re.search(r"cross-check: 200 dependent imuls 60\d\.\d\d core cycles, 3\.0\d cycles "
+                     r"each \(expected 3; .*\): PASS", res.out), res.out  # fmt: skip
+    # adds that ran two a cycle: every add check still passes against that clock,
+    # the imuls (never folded) read 1.5 cycles each
+    monkeypatch.setenv("FAKE_RUNNER_IMUL_CYCLES", "1.5")
+    res = cli("calibrate", "--rounds", "30", "--no-store")
+    assert re.search(
+        r"1\.5\d cycles each \(expected 3; fewer: the clock's adds ran faster", res.out
+    )
+    assert "): FAIL" in res.out and "calibration: FAIL" in res.out and res.status == 1
+    doc = cli("calibrate", "--rounds", "30", "--no-store", "--json").json()
+    validate(doc)
+    assert doc["calibration"]["imul"]["passed"] is False
 
 
 def test_calibrate_fails_a_clock_faster_than_any_core(cli, monkeypatch):

@@ -34,7 +34,8 @@ uint32_t dirty(const void *buf, int len, uint32_t sum)
 
 
 def _run_chain(spells: str | None, rounds: int = 120) -> RunResult:
-    args = ["run", "--primitive", "add_chain", "--sizes", "100", "--modes", "latency"]
+    args = ["run", "--primitive", "add_chain", "--variants", "adds", "--sizes", "100"]
+    args += ["--modes", "latency"]
     args += ["--rounds", str(rounds)]
     if spells:
         args += ["--test-spells", spells]
@@ -65,7 +66,8 @@ def test_spells_are_set_aside_and_made_up():
 @pytest.mark.usefixtures("real_runner")
 def test_a_run_that_never_gets_clean_samples_says_so():
     # Every round a spell, and a budget of 30 rounds: no clean sample.
-    args = ["run", "--primitive", "add_chain", "--sizes", "100", "--modes", "latency"]
+    args = ["run", "--primitive", "add_chain", "--variants", "adds", "--sizes", "100"]
+    args += ["--modes", "latency"]
     args += ["--rounds", "20", "--max-rounds", "30", "--test-spells", "1:1:2.0"]
     args += ["--width-ref", "1e-3"]  # a full width no probe reaches
     run = make_run()

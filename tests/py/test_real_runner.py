@@ -65,6 +65,9 @@ def test_calibrate_json(cli):
     doc = res.json()
     validate(doc)
     assert [c["adds"] for c in doc["calibration"]["chains"]] == [50, 100, 200]
+    # the cross-check ran: the longest imul chain, per imul (3 where the clock is right)
+    imul = doc["calibration"]["imul"]
+    assert imul["imuls"] == 200 and imul["per_imul"] > 0
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
