@@ -8,44 +8,34 @@
  */
 #include <hotpath/bench.h>
 
-/* @len dependent adds of 1 to @x; @buf unused. Register adds, as the
- * engine's clock uses (an add-immediate chain is folded in the renamer of
- * Intel's Golden Cove and later cores). */
-static uint64_t add_chain(const void *buf, size_t len, uint64_t x)
-{
-	uint64_t one = 1;
-	size_t i;
+/* @len dependent "insn %1,%0" on @x, %1 the register holding @k (hidden
+ * from the compiler); @buf unused. */
+#define INSN10(insn) insn "\n\t" insn "\n\t" insn "\n\t" insn "\n\t" insn "\n\t" \
+		     insn "\n\t" insn "\n\t" insn "\n\t" insn "\n\t" insn
+#define DEFINE_CHAIN(name, insn, k)						\
+	static uint64_t name(const void *buf, size_t len, uint64_t x)		\
+	{									\
+		uint64_t c = (k);						\
+		size_t i;							\
+										\
+		HP_OPAQUE(c);							\
+		for (i = len / 10; i; i--)					\
+			__asm__(INSN10(insn) : "+r"(x) : "r"(c));		\
+		for (i = len % 10; i; i--)					\
+			__asm__(insn : "+r"(x) : "r"(c));			\
+		return x;							\
+	}
 
-	HP_OPAQUE(one);
-	for (i = len / 10; i; i--)
-		__asm__("add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-			"add %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\tadd %1,%0\n\t"
-			"add %1,%0\n\tadd %1,%0"
-			: "+r"(x) : "r"(one));
-	for (i = len % 10; i; i--)
-		__asm__("add %1,%0" : "+r"(x) : "r"(one));
-	return x;
-}
+/* Adds of 1, register to register, as the engine's clock does (an
+ * add-immediate chain is folded in the renamer of Intel's Golden Cove and
+ * later cores). */
+DEFINE_CHAIN(add_chain, "add %1,%0", 1)
 
-/* @len dependent multiplies of @x by 3: a second clock check. imul r64
- * takes 3 cycles on Zen 1 to Zen 5 and Golden Cove by the published tables
- * (measured here on a Zen 5), and nothing folds it; a clock whose adds ran
- * faster than one a cycle reads it as fewer than 3. */
-static uint64_t imul_chain(const void *buf, size_t len, uint64_t x)
-{
-	uint64_t three = 3;
-	size_t i;
-
-	HP_OPAQUE(three);
-	for (i = len / 10; i; i--)
-		__asm__("imul %1,%0\n\timul %1,%0\n\timul %1,%0\n\timul %1,%0\n\t"
-			"imul %1,%0\n\timul %1,%0\n\timul %1,%0\n\timul %1,%0\n\t"
-			"imul %1,%0\n\timul %1,%0"
-			: "+r"(x) : "r"(three));
-	for (i = len % 10; i; i--)
-		__asm__("imul %1,%0" : "+r"(x) : "r"(three));
-	return x;
-}
+/* Multiplies by 3: a second clock check. imul r64 takes 3 cycles on Zen 1
+ * to Zen 5 and Golden Cove by the published tables (measured here on a
+ * Zen 5), and nothing folds it; a clock whose adds ran faster than one a
+ * cycle reads it as fewer than 3. */
+DEFINE_CHAIN(imul_chain, "imul %1,%0", 3)
 
 enum { CHAIN_ADD, CHAIN_IMUL };
 
