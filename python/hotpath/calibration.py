@@ -191,13 +191,18 @@ def analyze(
     latency = [f for f in figures if f.primitive == bench.primitive and f.mode == "latency"]
     timed = {f.size: f for f in latency if f.timed and f.variant != IMUL_VARIANT}
     imuls = {f.size: f for f in latency if f.timed and f.variant == IMUL_VARIANT}
+
+    def per_step(fig: FigureResult) -> float:
+        """Cycles per instruction of a chain (in ticks it costs size * tpc)."""
+        assert fig.median is not None
+        scale = tpc if fig.unit == "ticks" else 1.0
+        return fig.median / scale / fig.size if fig.size else float("nan")
+
     chains = []
     for adds in sorted(timed):
         fig = timed[adds]
         assert fig.median is not None and fig.ci_lo is not None and fig.ci_hi is not None
-        # In ticks the chain costs adds * ticks_per_cycle; compare in cycles.
-        scale = tpc if fig.unit == "ticks" else 1.0
-        ratio = fig.median / scale / adds if adds else float("nan")
+        ratio = per_step(fig)
         chains.append(
             ChainCheck(
                 adds=adds,
@@ -221,8 +226,7 @@ def analyze(
     if imuls:
         longest = imuls[max(imuls)]
         assert longest.median is not None
-        scale = tpc if longest.unit == "ticks" else 1.0
-        per = longest.median / scale / longest.size
+        per = per_step(longest)
         imul = ImulCheck(longest.size, longest.median, per,
                          abs(per / IMUL_CYCLES - 1.0) <= TOLERANCE)  # fmt: skip
     return Calibration(

@@ -192,18 +192,22 @@ def dispatch_row():
     return {"name": name, "source": path or "built-in", "text": text}
 
 
+# hotpath's own variants run the row: FAKE_RUNNER_MEASURED_ROW_SCALE slows
+# them under a row that `hotpath dispatch` measured (read once per process)
+OWN_SCALE = (
+    float(os.environ.get("FAKE_RUNNER_MEASURED_ROW_SCALE", "1"))
+    if dispatch_row()["name"].startswith("measured-")
+    else 1.0
+)
+
+
 def cost(primitive, name, size, align, mode):
     if primitive == "add_chain":
         # FAKE_RUNNER_IMUL_CYCLES: a clock that reads imul at another latency
         return size * (
             float(os.environ.get("FAKE_RUNNER_IMUL_CYCLES", "3")) if name == "imuls" else 1.0
         )
-    # hotpath's own variants run the row: FAKE_RUNNER_MEASURED_ROW_SCALE
-    # slows them under a row that `hotpath dispatch` measured
-    measured = dispatch_row()["name"].startswith("measured-")
-    scale = float(os.environ.get("FAKE_RUNNER_MEASURED_ROW_SCALE", "1")) if measured else 1.0
-    if name not in ("hp-csum", "hotpath"):
-        scale = 1.0
+    scale = OWN_SCALE if name in ("hp-csum", "hotpath") else 1.0
     # 17 cycles at 40 bytes: above the ladder's chain bounds, as on real CPUs
     base = 12.0 + size / 8.0 + (8.0 if align % 2 else 0.0)
     base *= FACTORS.get(name, 1.0)

@@ -106,6 +106,11 @@ def _run_row(
     return ratios
 
 
+def _indented(text: str) -> list[str]:
+    """A row's lines as the output shows them."""
+    return [f"    {line}" for line in text.splitlines()]
+
+
 def _row_text(name: str, csum: dict[int, list[dispatch.Point]], crc: list[dispatch.Point]) -> str:
     return dispatch.row_text(
         name,
@@ -154,7 +159,7 @@ def _repair(
         "",
         "repaired row (the row in use's method where the measured row ran slower in every "
         "pair; the methods timed alone do not see the cost of the row's structure):",
-        *(f"    {line}" for line in text.splitlines()),
+        *_indented(text),
         _run_summary("repaired", [p for _, points in by_primitive for p in points])
         if runs
         else "the repaired row names the row in use's steps: keep the row in use",
@@ -171,7 +176,7 @@ def _try_row(runner: Runner, path: Path, use_row: tuple[str, str], rounds: int) 
                          "(`hotpath dispatch --write FILE` makes one)") from err  # fmt: skip
     name = dispatch.row_name(text)
     runs = dispatch.changed(text, use_row[1])
-    lines = [f"row tried: {path}", *(f"    {line}" for line in text.splitlines()), ""]
+    lines = [f"row tried: {path}", *_indented(text), ""]
     if not runs:
         return [*lines, "it names the row in use's steps: nothing to run"]
     ratios = _run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds)
@@ -201,19 +206,6 @@ def run(args: argparse.Namespace) -> int:
     if args.try_row is not None and args.write is not None:
         raise UsageError("--try and --write: one or the other; allowed: --write FILE to save "
                          "the row measured here, --try FILE to run a row of your own")  # fmt: skip
-    if args.try_row is not None:
-        runner = measure.get_runner()
-        in_use = measure.listing(runner).dispatch or {}
-        if not in_use.get("text"):
-            raise RunnerError("the runner does not say which row it uses: nothing to run beside")
-        use_row = (in_use.get("name", ""), in_use["text"])
-        lines = [
-            f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
-            *(f"    {line}" for line in use_row[1].splitlines()),
-            *_try_row(runner, args.try_row, use_row, rounds),
-        ]
-        print("\n".join(lines))
-        return 0
     if args.write is not None:
         if args.write.is_dir():
             raise UsageError(f"--write '{args.write}': a folder; allowed: a file to write")
@@ -221,6 +213,16 @@ def run(args: argparse.Namespace) -> int:
     runner = measure.get_runner()
     known = measure.listing(runner)
     in_use = known.dispatch or {}
+    use_row = (in_use.get("name", ""), in_use.get("text", ""))
+    head = [
+        f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
+        *_indented(use_row[1]),
+    ]
+    if args.try_row is not None:
+        if not use_row[1]:
+            raise RunnerError("the runner does not say which row it uses: nothing to run beside")
+        print("\n".join([*head, *_try_row(runner, args.try_row, use_row, rounds)]))
+        return 0
     requests = []
     for primitive, methods, own, sizes, aligns in SPECS:
         prim = known.primitive(primitive)
@@ -243,7 +245,6 @@ def run(args: argparse.Namespace) -> int:
     text = _row_text(name, csum, crc)
     by_primitive = (("csum_partial", csum[0] + csum[1]), ("crc32c", crc))
     every = [p for _, points in by_primitive for p in points]
-    use_row = (in_use.get("name", ""), in_use.get("text", ""))
     # no row text from the runner: nothing to run the measured row against
     runs = dispatch.changed(text, use_row[1]) if use_row[1] else set()
     if runs:
@@ -253,8 +254,7 @@ def run(args: argparse.Namespace) -> int:
                 p.run_ratios = tuple(ratios.get((primitive, p.size, p.align), ()))
     lines = [
         f"machine: {machine.one_line()}",
-        f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
-        *(f"    {line}" for line in use_row[1].splitlines()),
+        *head,
         "",
         "core cycles per call, geometric mean of the latency and throughput medians "
         f"({rounds} samples each):",
@@ -297,7 +297,7 @@ def run(args: argparse.Namespace) -> int:
         lines.append("the runner does not say which row it uses: the measured row was not run")
     elif not runs:
         lines.append("the measured row names the row in use's steps: nothing to run")
-    lines += ["", "measured row:", *(f"    {line}" for line in text.splitlines())]
+    lines += ["", "measured row:", *_indented(text)]
     chosen = text
     if any(p.run_worse for p in every):
         chosen, repair = _repair(runner, name, csum, crc, use_row, rounds)
