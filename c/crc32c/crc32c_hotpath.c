@@ -117,8 +117,20 @@ void hp_crc32c_use_row(const struct hp_dispatch_row *row)
 		hp_crc32c_plan.fn[i] = hp_crc32c_plan.fn[hp_crc32c_plan.n - 1];
 	}
 	hp_crc32c_plan.from[HP_STEPS_MAX] = UINT32_MAX;
-	hp_crc32c_plan.short_below = hp_crc32c_plan.fn[0] == hp__crc32c_sse42 ?
-				     hp_crc32c_plan.from[1] : 0;
+	hp_crc32c_plan.short_below = 0;
+	if (hp_crc32c_plan.fn[0] != hp__crc32c_sse42)
+		return;
+	/* A first step of one stream is inlined: the plan starts after it,
+	 * so that the next step is reached with a compare and no index. */
+	hp_crc32c_plan.short_below = hp_crc32c_plan.from[1];
+	if (hp_crc32c_plan.n == 1)
+		return;
+	hp_crc32c_plan.n--;
+	for (int i = 0; i < HP_STEPS_MAX - 1; i++) {
+		hp_crc32c_plan.from[i] = hp_crc32c_plan.from[i + 1];
+		hp_crc32c_plan.fn[i] = hp_crc32c_plan.fn[i + 1];
+	}
+	hp_crc32c_plan.from[HP_STEPS_MAX - 1] = UINT32_MAX;
 }
 
 /* Before main: hp_crc32c() then pays for no detection. Safe from a

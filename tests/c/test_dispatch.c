@@ -129,6 +129,35 @@ static void test_every_row_is_correct_here(void)
 	hp_crc32c_use_row(hp_dispatch());
 }
 
+/* Shapes of crc32c step that no built-in row has: the stream alone (no
+ * plan after the inlined stream), a first step that is not the stream
+ * (nothing inlined, the plan from 0), and eight steps (the scan past the
+ * two compared inline). */
+static void test_row_shapes_are_correct_here(void)
+{
+	static const char *const crc[] = {
+		"sse42 0",
+		"fold8 0, sse42 40, sse42-seedlast 100",
+		"sse42 0, sse42-seedlast 9, fold4 64, sse42-4way 100, fold8 200, "
+		"sse42-3way 333, avx512 1000, avx512-fused 2000",
+	};
+
+	for (size_t i = 0; i < sizeof(crc) / sizeof(*crc); i++) {
+		struct hp_dispatch_row row;
+		char text[512], err[200] = "";
+
+		snprintf(text, sizeof(text),
+			 "csum.even = scalar 0\ncsum.odd = scalar 0\ncrc32c = %s\n", crc[i]);
+		CHECK(hp_dispatch_parse(text, &row, err, sizeof(err)) == 0, "%s: %s",
+		      crc[i], err);
+		hp_crc32c_use_row(&row);
+		wrong = 0;
+		CHECK(!hp_guarded_call(sweep, (void *)crc[i]), "%s read outside", crc[i]);
+		CHECK(wrong == 0, "crc32c = %s: %lu results wrong", crc[i], wrong);
+	}
+	hp_crc32c_use_row(hp_dispatch());
+}
+
 /* HOTPATH_DISPATCH is read on first use: ask a child what it took. */
 static void child_says(const char *self, const char *file, const char *want_out,
 		       const char *want_err)
@@ -195,6 +224,7 @@ int main(int argc, char **argv)
 	test_rows_parse_and_print_back();
 	test_bad_rows();
 	test_every_row_is_correct_here();
+	test_row_shapes_are_correct_here();
 	test_env_file(argv[0]);
 	hp_guarded_free(&g);
 	return check_summary("test_dispatch");
