@@ -128,7 +128,7 @@ HP_CLMUL uint32_t hp__crc32c_4way_seedlast(uint32_t crc, const void *buf,
 	if (len < 32 || len >= HP_SEEDLAST_MAX)
 		return hp__crc32c_4way(crc, buf, len);
 	s = (len / 32) * 8;
-	return four_streams(hp_crc32_short(0, p, len - 4 * s),
+	return four_streams(hp_crc32_from0(p, len % 32),
 			    p + len - 4 * s, s,
 			    hp_clmul_k(crc, hp_crc32c_seed_k[len]), 0);
 }

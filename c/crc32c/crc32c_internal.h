@@ -131,6 +131,25 @@ static inline HP_SSE42 uint32_t hp_crc32_short(uint32_t crc, const uint8_t *p,
 }
 
 /*
+ * The stream from a zero CRC over @len bytes, with 8 bytes readable at @p
+ * when len % 8 is not 0: those first len % 8 bytes go in one crc32q,
+ * shifted up behind zero bytes, which leave a zero CRC as it was. So no
+ * length takes the 4/2/1 tail's branches. For the methods that join the
+ * input CRC last.
+ */
+static inline HP_SSE42 uint32_t hp_crc32_from0(const uint8_t *p, size_t len)
+{
+	uint64_t c = 0;
+
+	if (len & 7) {
+		c = _mm_crc32_u64(0, hp_load64(p) << ((0 - 8 * len) & 63));
+		p += len & 7;
+		len &= ~(size_t)7;
+	}
+	return hp_crc32_short((uint32_t)c, p, len);
+}
+
+/*
  * hp_crc32c()'s plan: from from[i] bytes on, fn[i]. A short scan instead of
  * a ladder of compares against constants. A row whose first step is one
  * crc32q stream has that step inlined below short_below and the plan

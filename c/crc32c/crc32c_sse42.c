@@ -71,7 +71,7 @@ HP_CLMUL uint32_t hp__crc32c_seedlast(uint32_t crc, const void *buf,
 {
 	if (len < 8 || len >= HP_SEEDLAST_MAX)
 		return hp_crc32_short(crc, buf, len);
-	return hp_crc32_short(0, buf, len) ^
+	return hp_crc32_from0(buf, len) ^
 	       hp_clmul_shift(crc, hp_crc32c_seed_k[len]);
 }
 
