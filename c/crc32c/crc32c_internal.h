@@ -107,12 +107,16 @@ static inline HP_SSE42 uint32_t hp_crc32_short(uint32_t crc, const uint8_t *p,
 		c = hp_crc32_tail(crc, p, len);
 		p += len & 7;
 	}
-	while (__builtin_expect(len >= 64, 0)) {
+	if (__builtin_expect(len >= 64, 0)) {
+		do {
 #pragma GCC unroll 8
-		for (int i = 0; i < 8; i++)
-			c = _mm_crc32_u64(c, hp_load64(p + 8 * i));
-		p += 64;
-		len -= 64;
+			for (int i = 0; i < 8; i++)
+				c = _mm_crc32_u64(c, hp_load64(p + 8 * i));
+			p += 64;
+			len -= 64;
+		} while (len >= 64);
+		if (!(len & 56))
+			return (uint32_t)c;
 	}
 	if (len & 32) {
 #pragma GCC unroll 4
