@@ -96,9 +96,9 @@ static inline HP_SSE42 uint32_t hp_crc32_stream(uint32_t crc,
  * 2026-11-25, core cycles, throughput, the mean over 8 to 56 bytes) whole
  * words ran in 8.2 cycles against the loop's 9.8 to 10.6, other lengths
  * under 64 in 9.8 against 10.6; below 8 bytes 9.2 against 8.0. Latency,
- * bound by crc32q's 3 cycles a word, did not move. (On a Zen 3 a test of
- * every bit, the tail's included and each taken when set, had cost 3
- * cycles at 16 bytes.)
+ * bound by crc32q's 3 cycles a word, did not move. Not measured on a
+ * Zen 1, 3 or 4 (there a test of every bit, the tail's included and
+ * each taken when set, had cost 3 cycles at 16 bytes on a Zen 3).
  */
 static inline HP_SSE42 uint32_t hp_crc32_short(uint32_t crc, const uint8_t *p,
 					      size_t len)

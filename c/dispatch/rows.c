@@ -114,8 +114,8 @@ static const struct builtin builtins[] = {
 	 *   stream), four streams with the CRC joined last from 256 (256: 25.6
 	 *   against 27.7 for the stream; the stream from 192 since its words
 	 *   go by the length's bits, `hotpath dispatch --try`: 1.16x at 192,
-	 *   two runs), the 512-bit fold from 512 (512:
-	 *   46.9), the fold with four crc32q streams beside it from 1792
+	 *   two runs), the 512-bit fold from 512 (512: 46.9), the fold with
+	 *   four crc32q streams beside it from 1792
 	 *   (1792: 109.5 against 120.3; 64 KiB: 2821 against 4162; 1 MiB:
 	 *   46.7k against 66.0k).
 	 */

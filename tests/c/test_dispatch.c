@@ -129,10 +129,10 @@ static void test_every_row_is_correct_here(void)
 	hp_crc32c_use_row(hp_dispatch());
 }
 
-/* Shapes of crc32c step that no built-in row has: the stream alone (no
- * plan after the inlined stream), a first step that is not the stream
- * (nothing inlined, the plan from 0), and eight steps (the scan past the
- * two compared inline). */
+/* crc32c rows of shapes no built-in row has: the stream alone (nothing
+ * in the plan after the inlined stream), a first step that is not the
+ * stream (nothing inlined, the plan from 0), and eight steps (the scan
+ * past the two steps compared inline). */
 static void test_row_shapes_are_correct_here(void)
 {
 	static const char *const crc[] = {
