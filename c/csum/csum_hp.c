@@ -237,14 +237,13 @@ __asm__(
 	"jmp .Lhp_ladder\n\t"
 	".cfi_endproc\n\t"
 	".size hp_csum_scalar, . - hp_csum_scalar\n\t"
+	".globl hp_csum_scalar_local\n\t"
 	".hidden hp_csum_scalar_local\n\t"
 	".type hp_csum_scalar_local,@function\n\t"
 	".size hp_csum_scalar_local, . - hp_csum_scalar_local\n\t"
 	".text");
 
 /* The vector paths' scalar head and tail, called directly (hidden). */
-uint32_t hp_csum_scalar_local(const void *buf, int len, uint32_t sum);
-
 uint32_t hp_csum_scalar_nosum(const uint8_t *p, size_t len)
 {
 	return hp_csum_scalar_local(p, (int)len, 0);

@@ -76,7 +76,7 @@ AVX512 uint32_t hp_csum_avx512(const void *buf, int len, uint32_t sum)
 	uint32_t r;
 
 	if (len < 128)
-		return csum_add32c(hp_csum_scalar_nosum(p, (size_t)len), sum);
+		return hp_csum_scalar_local(buf, len, sum);
 	/* p: the block holding the first byte; n: bytes from p to the end */
 	p -= k;
 	n = k + (size_t)len;

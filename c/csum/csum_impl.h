@@ -195,5 +195,9 @@ static inline uint64_t csum_adc_rest63(uint64_t acc, const uint8_t *p,
  * Hidden, so that calls from the vector paths are direct, not via the GOT. */
 __attribute__((visibility("hidden")))
 uint32_t hp_csum_scalar_nosum(const uint8_t *p, size_t len);
+/* hp_csum_scalar() itself, hidden: a tail call from a vector path is a
+ * direct jump. */
+__attribute__((visibility("hidden")))
+uint32_t hp_csum_scalar_local(const void *buf, int len, uint32_t sum);
 
 #endif /* HOTPATH_CSUM_IMPL_H */
