@@ -46,7 +46,12 @@ def test_csum_json(cli):
     assert bounds[("seed-dead-code", 64, 0, "latency")]["status"] == "n/a"
     assert bounds[("seed-dead-code", 40, 0, "throughput")]["status"] == "n/a"
     if shutil.which("llvm-mca") and shutil.which("gcc"):
-        assert bounds[("seed-dead-code", 40, 0, "latency")]["cycles"] == 9
+        # The model says 9 whatever was measured. The figure sits at its
+        # bound (9.0 to 9.05 on a Zen 5), so a run whose interval lies just
+        # below 9 shows "model off" there instead of a floor above it.
+        dead = bounds[("seed-dead-code", 40, 0, "latency")]
+        assert dead["seed_chain_cycles"] == 9
+        assert (dead["status"], dead["cycles"]) in (("ok", 9), ("model off", None))
         assert bounds[("rfc1071-ref", 40, 0, "latency")]["status"] == "n/a"
 
 
