@@ -6,8 +6,8 @@
  * The TSC runs at a fixed rate that is not the core's: on the machines
  * this was written on it ticks at ~2 GHz while the core runs faster and
  * drifts. So core cycles are measured, not assumed: a chain of dependent
- * one-cycle register adds takes exactly one core cycle per add, and timing it in
- * the same short bursts as the variants gives ticks per cycle at the
+ * one-cycle register adds takes exactly one core cycle per add, and timing
+ * it in the same short bursts as the variants gives ticks per cycle at the
  * moment of measurement.
  */
 #define _GNU_SOURCE

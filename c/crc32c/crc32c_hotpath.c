@@ -98,39 +98,37 @@ static hp_crc32c_fn method_fn(enum hp_crc32c_method m)
  */
 void hp_crc32c_use_row(const struct hp_dispatch_row *row)
 {
+	struct hp_crc32c_plan *plan = &hp_crc32c_plan;
 	uint32_t f = hp_cpu_features();
 	const struct hp_steps *steps = &row->crc32c;
 
-	hp_crc32c_plan.n = 0;
+	plan->n = 0;
 	for (int i = 0; i < steps->n; i++) {
 		hp_crc32c_fn fn = method_fn(usable(steps->method[i], f));
 
-		if (hp_crc32c_plan.n && hp_crc32c_plan.fn[hp_crc32c_plan.n - 1] == fn)
+		if (plan->n && plan->fn[plan->n - 1] == fn)
 			continue;	/* a fallback that repeats the step before */
-		hp_crc32c_plan.from[hp_crc32c_plan.n] = steps->from[i];
-		hp_crc32c_plan.fn[hp_crc32c_plan.n++] = fn;
+		plan->from[plan->n] = steps->from[i];
+		plan->fn[plan->n++] = fn;
+	}
+	/* A first step of one stream is inlined: the plan starts after it,
+	 * so that the next step is reached with a compare and no index. */
+	plan->short_below = 0;
+	if (plan->fn[0] == hp__crc32c_sse42) {
+		plan->short_below = plan->n > 1 ? plan->from[1] : UINT32_MAX;
+		if (plan->n > 1) {
+			plan->n--;
+			memmove(plan->from, plan->from + 1, plan->n * sizeof(*plan->from));
+			memmove(plan->fn, plan->fn + 1, plan->n * sizeof(*plan->fn));
+		}
 	}
 	/* Past the last step: no length starts another (lengths of 4 GiB and
 	 * more run the last step, however far they scan). */
-	for (int i = hp_crc32c_plan.n; i < HP_STEPS_MAX; i++) {
-		hp_crc32c_plan.from[i] = UINT32_MAX;
-		hp_crc32c_plan.fn[i] = hp_crc32c_plan.fn[hp_crc32c_plan.n - 1];
+	for (int i = plan->n; i < HP_STEPS_MAX; i++) {
+		plan->from[i] = UINT32_MAX;
+		plan->fn[i] = plan->fn[plan->n - 1];
 	}
-	hp_crc32c_plan.from[HP_STEPS_MAX] = UINT32_MAX;
-	hp_crc32c_plan.short_below = 0;
-	if (hp_crc32c_plan.fn[0] != hp__crc32c_sse42)
-		return;
-	/* A first step of one stream is inlined: the plan starts after it,
-	 * so that the next step is reached with a compare and no index. */
-	hp_crc32c_plan.short_below = hp_crc32c_plan.from[1];
-	if (hp_crc32c_plan.n == 1)
-		return;
-	hp_crc32c_plan.n--;
-	for (int i = 0; i < HP_STEPS_MAX - 1; i++) {
-		hp_crc32c_plan.from[i] = hp_crc32c_plan.from[i + 1];
-		hp_crc32c_plan.fn[i] = hp_crc32c_plan.fn[i + 1];
-	}
-	hp_crc32c_plan.from[HP_STEPS_MAX - 1] = UINT32_MAX;
+	plan->from[HP_STEPS_MAX] = UINT32_MAX;
 }
 
 /* Before main: hp_crc32c() then pays for no detection. Safe from a

@@ -19,9 +19,9 @@ hotpath timed with it and with the row in use (HOTPATH_DISPATCH), in
 alternating pairs of runs, and the gain each length shows there is printed
 beside the predicted one. Where it ran slower in every pair, the row in
 use's method takes the length back (the repaired row), and that row is run
-the same way. On an Emerald Rapids the prediction favoured seed-last streams at 32
-bytes by a cycle, while through hp_crc32c() they were 2 to 3 cycles slower
-than the inlined stream of the row in use.
+the same way. On an Emerald Rapids the prediction favoured seed-last
+streams at 32 bytes by a cycle, while through hp_crc32c() they were 2 to 3
+cycles slower than the inlined stream of the row in use.
 """
 
 import math
