@@ -129,3 +129,7 @@ AVX512 uint32_t hp_csum_avx512(const void *buf, int len, uint32_t sum)
 		r = csum_ror32(r, 8 * (k & 3));
 	return csum_add32c(r, sum);
 }
+
+/* The same function, for hp_csum()'s asm to jump to without the PLT. */
+__attribute__((visibility("hidden"))) extern __typeof(hp_csum_avx512) hp_csum_avx512_local
+	__attribute__((alias("hp_csum_avx512")));

@@ -8,11 +8,13 @@
  * last byte against a guard page. HOTPATH_DISPATCH's file is taken, and a
  * bad one named and replaced by the built-in row, in a child process.
  */
+#include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
 #include <hotpath/csum.h>
 #include <hotpath/dispatch.h>
 #include <hotpath/guard.h>
 
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -158,6 +160,48 @@ static void test_row_shapes_are_correct_here(void)
 	hp_crc32c_use_row(hp_dispatch());
 }
 
+/*
+ * hp_csum() jumps straight to the AVX-512 path (one taken branch) from
+ * hp_csum_avx512_from bytes: only when that path is the row's last step
+ * at both parities, else a later step or the other parity's method would
+ * be skipped. Rows of each shape, each also swept for its results.
+ */
+extern int32_t hp_csum_avx512_from;	/* hidden in the library, c/csum/csum_hp.c */
+
+static void test_csum_shortcut_only_for_avx512_last(void)
+{
+	static const struct {
+		const char *csum;
+		int32_t from;	/* on a CPU with AVX-512 (BW) */
+	} rows[] = {
+		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx512 256\n", 256 },
+		{ "csum.even = scalar 0, avx512 512\ncsum.odd = scalar 0, avx512 384\n", -1 },
+		{ "csum.even = scalar 0, avx512 256, avx2 3072\n"
+		  "csum.odd = scalar 0, avx512 256, avx2 3072\n", -1 },
+		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx2 256\n", -1 },
+		{ "csum.even = scalar 0, avx2 384\ncsum.odd = scalar 0, avx2 384\n", -1 },
+	};
+	int has512 = (hp_cpu_features() & (HP_CPU_AVX512F | HP_CPU_AVX512BW)) ==
+		     (HP_CPU_AVX512F | HP_CPU_AVX512BW);
+
+	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
+		struct hp_dispatch_row row;
+		char text[512], err[200] = "";
+		int32_t want = rows[i].from > 0 && has512 ? rows[i].from : INT32_MAX;
+
+		snprintf(text, sizeof(text), "%scrc32c = sse42 0\n", rows[i].csum);
+		CHECK(hp_dispatch_parse(text, &row, err, sizeof(err)) == 0, "%s: %s", text, err);
+		hp_csum_use_row(&row);
+		CHECK(hp_csum_avx512_from == want, "%s: shortcut from %d, want %d", rows[i].csum,
+		      hp_csum_avx512_from, want);
+		wrong = 0;
+		CHECK(!hp_guarded_call(sweep, (void *)rows[i].csum), "%s read outside",
+		      rows[i].csum);
+		CHECK(wrong == 0, "%s: %lu results wrong", rows[i].csum, wrong);
+	}
+	hp_csum_use_row(hp_dispatch());
+}
+
 /* HOTPATH_DISPATCH is read on first use: ask a child what it took. */
 static void child_says(const char *self, const char *file, const char *want_out,
 		       const char *want_err)
@@ -225,6 +269,7 @@ int main(int argc, char **argv)
 	test_bad_rows();
 	test_every_row_is_correct_here();
 	test_row_shapes_are_correct_here();
+	test_csum_shortcut_only_for_avx512_last();
 	test_env_file(argv[0]);
 	hp_guarded_free(&g);
 	return check_summary("test_dispatch");
