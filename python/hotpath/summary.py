@@ -11,7 +11,9 @@ figures (median and 95% CI); nothing is a stored sentence:
   variant has the lowest median, and its margin over the next variant
   ("tied" where their intervals overlap);
 - hotpath's own (Lab.own_variant): in how many columns it is fastest or
-  within OWN_NEAR of the fastest, and its worst column;
+  within OWN_NEAR of the fastest, in how many more it is behind by one
+  unit or less (below what the engine can tell apart, as in `compare`),
+  and its worst column;
 - the kernel's newest version against each older one (Lab.kernel_variants):
   the geometric mean of the time ratios over shared columns, and in how
   many columns the intervals say faster or slower;
@@ -29,6 +31,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hotpath import seedtables
+from hotpath.compare import MIN_ABS_DIFFERENCE
 from hotpath.labs import Lab, lab_for
 from hotpath.render.context import state_lines
 from hotpath.results import FigureResult, RunResult, unit_name
@@ -188,12 +191,35 @@ def own_counts(own: str, cols: list[Column]) -> tuple[int, int, int]:
     return len(timed), first, near
 
 
+def own_within_unit(own: str, cols: list[Column]) -> int:
+    """Columns where `own` is not within OWN_NEAR but at most MIN_ABS_DIFFERENCE
+    units behind the fastest: a gap the engine does not call a difference."""
+    return sum(
+        c.ratio(f) > 1.0 + OWN_NEAR and _median(f) - _median(c.best) <= MIN_ABS_DIFFERENCE
+        for c in cols
+        for f in c.ranked
+        if f.variant == own
+    )
+
+
+def _unit_more(own: str, cols: list[Column]) -> str:
+    """', 1 core cycle or less behind in 12 more', or nothing."""
+    more = own_within_unit(own, cols)
+    if not more:
+        return ""
+    unit = unit_name(cols[0].best.unit)
+    if MIN_ABS_DIFFERENCE == 1:
+        unit = unit.removesuffix("s")
+    return f", {MIN_ABS_DIFFERENCE:g} {unit} or less behind in {more} more"
+
+
 def own_line(lab: Lab | None, own: str, cols: list[Column]) -> tuple[str, str]:
     """(text, tone) for hotpath's own variant over one mode's columns."""
     count, first, near = own_counts(own, cols)
     if not count:
         return "not timed in this mode", BAD
     text = f"fastest in {first} of {count} columns, within {OWN_NEAR:.0%} of the fastest in {near}"
+    text += _unit_more(own, cols)
     timed = [(c, f) for c in cols for f in c.ranked if f.variant == own]
     worst_col, worst = max(timed, key=lambda cf: cf[0].ratio(cf[1]))
     if worst_col.best.variant != own:
@@ -379,8 +405,8 @@ def summarize_lab(run: RunResult, lab_name: str) -> LabSummary:
                 every = [c for mode_cols in per_mode.values() for c in mode_cols]
                 count, _, near = own_counts(own, every)
                 summary.headline["own"].append(
-                    f"{own}: within {OWN_NEAR:.0%} of the fastest in {near} of {count} "
-                    f"({primitive}, all modes)"
+                    f"{own}: within {OWN_NEAR:.0%} of the fastest in {near} of {count}"
+                    f"{_unit_more(own, every)} ({primitive}, all modes)"
                 )
             mode, cols = next(iter(per_mode.items()))
             summary.headline["fastest"].append(f"{primitive} ({mode}):")

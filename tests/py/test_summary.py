@@ -55,6 +55,20 @@ def test_own_line_counts_and_names_its_worst_column():
     assert tone == summary.BAD
 
 
+def test_own_line_counts_gaps_of_one_cycle_apart():
+    columns = cols(
+        fig("hp-csum", 8, 9.0), fig("seed-no-odd", 8, 8.0),  # 12% but one cycle
+        fig("hp-csum", 16, 9.5), fig("seed-no-odd", 16, 8.0),  # 1.5 cycles: a gap
+        fig("hp-csum", 1500, 100.0), fig("kernel-2024", 1500, 99.0),  # within 3%
+    )  # fmt: skip
+    text, _ = summary.own_line(CSUM, "hp-csum", columns)
+    assert text.startswith(
+        "fastest in 0 of 3 columns, within 3% of the fastest in 1, "
+        "1 core cycle or less behind in 1 more; furthest behind at 16 B even"
+    )
+    assert summary.own_within_unit("hp-csum", columns) == 1
+
+
 def test_kernel_line_is_a_geometric_mean_with_counts():
     columns = cols(
         fig("kernel-2024", 40, 5.0), fig("kernel-5.17", 40, 10.0),
