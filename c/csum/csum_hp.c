@@ -106,6 +106,61 @@ __attribute__((visibility("hidden"))) int32_t hp_csum_avx512_from = INT32_MAX;
 __attribute__((visibility("hidden")))
 uint32_t hp_csum_vector(const void *buf, int len, uint32_t sum);
 
+/*
+ * The ladder for the last 1..80 bytes and the fold, from the entry and
+ * again after the adc loop (labels suffixed by S), so that the loop falls
+ * into its own copy instead of jumping back: one taken branch less from
+ * 81 bytes (Zen 5, 96 bytes: 11.0 against 12.0 cycles in throughput,
+ * 10.1 against 11.1 to 12.1 in latency; no other length moved).
+ */
+#define HP_LADDER(s) \
+	".Lhp_ladder" s ":\n\t" \
+	"movq -8(%rdi,%rsi),%r8\n\t" \
+	"leal 0(,%rsi,8),%ecx\n\t" \
+	"negl %ecx\n\t" \
+	"shrq %cl,%r8\n\t" \
+	"cmpq $41,%rsi\n\t" \
+	"jae .Lhp_over40" s "\n\t" \
+	"cmpq $33,%rsi\n\t" \
+	"jae .Lhp_w4" s "\n\t" \
+	"cmpq $25,%rsi\n\t" \
+	"jae .Lhp_w3" s "\n\t" \
+	"cmpq $17,%rsi\n\t" \
+	"jae .Lhp_w2" s "\n\t" \
+	"cmpq $9,%rsi\n\t" \
+	"jae .Lhp_w1" s "\n\t" \
+	"addq %r8,%rax\n\t" \
+	"jmp .Lhp_carry" s "\n" \
+	".Lhp_over40" s ":\n\t" \
+	"cmpq $73,%rsi\n\t" \
+	"jae .Lhp_w9" s "\n\t" \
+	"cmpq $65,%rsi\n\t" \
+	"jae .Lhp_w8" s "\n\t" \
+	"cmpq $57,%rsi\n\t" \
+	"jae .Lhp_w7" s "\n\t" \
+	"cmpq $49,%rsi\n\t" \
+	"jae .Lhp_w6" s "\n\t" \
+	"clc\n\t" \
+	"jmp .Lhp_w5" s "\n" \
+	".Lhp_w9" s ": adcq 64(%rdi),%rax\n" \
+	".Lhp_w8" s ": adcq 56(%rdi),%rax\n" \
+	".Lhp_w7" s ": adcq 48(%rdi),%rax\n" \
+	".Lhp_w6" s ": adcq 40(%rdi),%rax\n" \
+	".Lhp_w5" s ": adcq 32(%rdi),%rax\n" \
+	".Lhp_w4" s ": adcq 24(%rdi),%rax\n" \
+	".Lhp_w3" s ": adcq 16(%rdi),%rax\n" \
+	".Lhp_w2" s ": adcq 8(%rdi),%rax\n" \
+	".Lhp_w1" s ": adcq 0(%rdi),%rax\n\t" \
+	"adcq %r8,%rax\n" \
+	".Lhp_carry" s ":\n\t" \
+	"adcq $0,%rax\n\t" \
+	"movq %rax,%rcx\n\t" \
+	"shrq $32,%rcx\n\t" \
+	"addl %ecx,%eax\n\t" \
+	"adcl %edx,%eax\n\t" \
+	"adcl $0,%eax\n\t" \
+	"ret\n"
+
 __asm__(
 	".text\n\t"
 	".p2align 6\n\t"
@@ -120,52 +175,7 @@ __asm__(
 	"cmpq $80,%rsi\n\t"
 	"jg .Lhp_long\n"
 	/* rdi: the words, rsi: 1..80 bytes, rax: the sum so far */
-	".Lhp_ladder:\n\t"
-	"movq -8(%rdi,%rsi),%r8\n\t"
-	"leal 0(,%rsi,8),%ecx\n\t"
-	"negl %ecx\n\t"
-	"shrq %cl,%r8\n\t"
-	"cmpq $41,%rsi\n\t"
-	"jae .Lhp_over40\n\t"
-	"cmpq $33,%rsi\n\t"
-	"jae .Lhp_w4\n\t"
-	"cmpq $25,%rsi\n\t"
-	"jae .Lhp_w3\n\t"
-	"cmpq $17,%rsi\n\t"
-	"jae .Lhp_w2\n\t"
-	"cmpq $9,%rsi\n\t"
-	"jae .Lhp_w1\n\t"
-	"addq %r8,%rax\n\t"
-	"jmp .Lhp_carry\n"
-	".Lhp_over40:\n\t"
-	"cmpq $73,%rsi\n\t"
-	"jae .Lhp_w9\n\t"
-	"cmpq $65,%rsi\n\t"
-	"jae .Lhp_w8\n\t"
-	"cmpq $57,%rsi\n\t"
-	"jae .Lhp_w7\n\t"
-	"cmpq $49,%rsi\n\t"
-	"jae .Lhp_w6\n\t"
-	"clc\n\t"
-	"jmp .Lhp_w5\n"
-	".Lhp_w9: adcq 64(%rdi),%rax\n"
-	".Lhp_w8: adcq 56(%rdi),%rax\n"
-	".Lhp_w7: adcq 48(%rdi),%rax\n"
-	".Lhp_w6: adcq 40(%rdi),%rax\n"
-	".Lhp_w5: adcq 32(%rdi),%rax\n"
-	".Lhp_w4: adcq 24(%rdi),%rax\n"
-	".Lhp_w3: adcq 16(%rdi),%rax\n"
-	".Lhp_w2: adcq 8(%rdi),%rax\n"
-	".Lhp_w1: adcq 0(%rdi),%rax\n\t"
-	"adcq %r8,%rax\n"
-	".Lhp_carry:\n\t"
-	"adcq $0,%rax\n\t"
-	"movq %rax,%rcx\n\t"
-	"shrq $32,%rcx\n\t"
-	"addl %ecx,%eax\n\t"
-	"adcl %edx,%eax\n\t"
-	"adcl $0,%eax\n\t"
-	"ret\n"
+	HP_LADDER("")
 	/* the AVX-512 path when it is the row's last step (above); else no
 	 * row starts a vector method below HP_CSUM_SHORT: no load here */
 	".Lhp_long:\n\t"
@@ -193,8 +203,8 @@ __asm__(
 	"cmpq $80,%rsi\n\t"
 	"jg 1b\n\t"
 	"addq %r9,%rax\n\t"
-	"adcq $0,%rax\n\t"
-	"jmp .Lhp_ladder\n"
+	"adcq $0,%rax\n"
+	HP_LADDER("_l")
 	/* 0..7 bytes (a negative len: the sum alone) */
 	".Lhp_tiny:\n\t"
 	"cmpq $4,%rsi\n\t"
