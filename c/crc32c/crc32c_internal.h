@@ -171,8 +171,9 @@ extern HP_HIDDEN struct hp_crc32c_plan hp_crc32c_plan;
 HP_HIDDEN uint32_t hp__crc32c_later(uint32_t crc, const void *buf, size_t len);
 
 /*
- * hp_crc32c() itself, inline for the sk_buff walk (skb_walk.c), whose
- * short pieces would otherwise pay a call before the inlined stream.
+ * hp_crc32c()'s dispatch, inline for the sk_buff walk (skb_walk.c), whose
+ * short pieces would otherwise pay a call before the inlined stream
+ * (hp_crc32c() is the same steps in assembly, crc32c_hotpath.c).
  * Compiled for SSE4.2 so that the one-stream loop is inlined: a call
  * through the plan cost 5 to 6 cycles at 16 to 64 bytes on a Zen 3, a
  * third of the work. The crc32 instructions run only when short_below
