@@ -163,9 +163,9 @@ static void test_row_shapes_are_correct_here(void)
 /*
  * hp_csum() jumps straight to the AVX-512 path (from its first compare
  * past 80 bytes) from hp_csum_avx512_from bytes: only when that path is
- * the row's last step
- * at both parities, else a later step or the other parity's method would
- * be skipped. Rows of each shape, each also swept for its results.
+ * the row's last step at both parities, else a later step or the other
+ * parity's method would be skipped. Rows of each shape, each also swept
+ * for its results.
  */
 extern int32_t hp_csum_avx512_from;	/* hidden in the library, c/csum/csum_hp.c */
 
