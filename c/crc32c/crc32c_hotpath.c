@@ -117,8 +117,9 @@ void hp_crc32c_use_row(const struct hp_dispatch_row *row)
 	 * so that the next step is reached with a compare and no index. */
 	plan->short_below = 0;
 	if (plan->fn[0] == hp__crc32c_sse42) {
-		plan->short_below = plan->n > 1 ? plan->from[1] : UINT32_MAX;
+		plan->short_below = UINT32_MAX;	/* the stream alone */
 		if (plan->n > 1) {
+			plan->short_below = plan->from[1];
 			plan->n--;
 			memmove(plan->from, plan->from + 1, plan->n * sizeof(*plan->from));
 			memmove(plan->fn, plan->fn + 1, plan->n * sizeof(*plan->fn));
@@ -172,8 +173,6 @@ HP_HIDDEN HP_SSE42 uint32_t hp__crc32c_short(uint32_t crc, const void *buf, size
 #define PLAN_SHORT 104		/* offsetof(struct hp_crc32c_plan, short_below) */
 _Static_assert(offsetof(struct hp_crc32c_plan, fn) == PLAN_FN, "plan layout");
 _Static_assert(offsetof(struct hp_crc32c_plan, short_below) == PLAN_SHORT, "plan layout");
-#define STR_(x) #x
-#define STR(x) STR_(x)
 
 __asm__(
 	".text\n\t"
@@ -182,7 +181,7 @@ __asm__(
 	".type hp_crc32c,@function\n"
 	"hp_crc32c:\n\t"
 	".cfi_startproc\n\t"
-	"movl hp_crc32c_plan+" STR(PLAN_SHORT) "(%rip),%eax\n\t"
+	"movl hp_crc32c_plan+" HP_STR(PLAN_SHORT) "(%rip),%eax\n\t"
 	"cmpq %rax,%rdx\n\t"
 	"jb hp__crc32c_short\n\t"
 	"movl hp_crc32c_plan+4(%rip),%eax\n\t"
@@ -191,9 +190,9 @@ __asm__(
 	"movl hp_crc32c_plan+8(%rip),%eax\n\t"
 	"cmpq %rax,%rdx\n\t"
 	"jae hp__crc32c_later\n\t"
-	"jmp *hp_crc32c_plan+" STR(PLAN_FN) "+8(%rip)\n"
+	"jmp *hp_crc32c_plan+" HP_STR(PLAN_FN) "+8(%rip)\n"
 	"1:\n\t"
-	"jmp *hp_crc32c_plan+" STR(PLAN_FN) "(%rip)\n\t"
+	"jmp *hp_crc32c_plan+" HP_STR(PLAN_FN) "(%rip)\n\t"
 	".cfi_endproc\n\t"
 	".size hp_crc32c, . - hp_crc32c\n\t"
 	".text");

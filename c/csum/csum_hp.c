@@ -74,8 +74,6 @@
  * hp_csum(buf, len, sum) - the same result, by the fastest method for this
  * CPU (<hpsum.h>).
  */
-#define HP_STR_(x) #x
-#define HP_STR(x) HP_STR_(x)
 
 /*
  * What the asm's compares read (plans_changed() sets them from the plans

@@ -187,6 +187,9 @@ static inline uint64_t hp_tsc_end(void)
 #define HP_CONSUME(x) __asm__ volatile("" : : "r"(x))
 /* The compiler forgets what it knows about x: no constant folding. */
 #define HP_OPAQUE(x) __asm__ volatile("" : "+r"(x))
+/* A macro's value as a string, for constants inside asm text. */
+#define HP_STR_(x) #x
+#define HP_STR(x) HP_STR_(x)
 
 /*
  * HP_TIMED(n, stmt): ticks spent running stmt n times. The loop counter

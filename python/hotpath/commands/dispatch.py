@@ -106,6 +106,22 @@ def _run_row(
     return ratios
 
 
+def _attach(
+    ratios: dict[tuple[str, int, int], list[float]],
+    by_primitive: tuple[tuple[str, list[dispatch.Point]], ...],
+) -> None:
+    """Each point's ratios from _run_row()."""
+    for primitive, points in by_primitive:
+        for p in points:
+            p.run_ratios = tuple(ratios.get((primitive, p.size, p.align), ()))
+
+
+def _run_cell(p: dispatch.Point, untimed: str) -> str:
+    """The 'run' column: the gain through the dispatch, '!' where it ran
+    slower in every pair, else `untimed`."""
+    return f"{p.run_gain:5.2f}x" + ("!" if p.run_worse else " ") if p.run_gain else untimed
+
+
 def _indented(text: str) -> list[str]:
     """A row's lines as the output shows them."""
     return [f"    {line}" for line in text.splitlines()]
@@ -151,10 +167,8 @@ def _repair(
     runs = dispatch.changed(text, use_row[1])
     by_primitive = (("csum_partial", fixed_csum[0] + fixed_csum[1]), ("crc32c", fixed_crc))
     if runs:
-        ratios = _run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds)
-        for primitive, points in by_primitive:
-            for p in points:
-                p.run_ratios = tuple(ratios.get((primitive, p.size, p.align), ()))
+        _attach(_run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds),
+                by_primitive)  # fmt: skip
     return text, [
         "",
         "repaired row (the row in use's method where the measured row ran slower in every "
@@ -192,8 +206,7 @@ def _try_row(runner: Runner, path: Path, use_row: tuple[str, str], rounds: int) 
                 measured = tuple(ratios.get((primitive, size, align), ()))
                 p = dispatch.Point(size, align, method, 0.0, None, run_ratios=measured)
                 points.append(p)
-                run_text = (f"{p.run_gain:5.2f}x" + ("!" if p.run_worse else " ")
-                            if p.run_gain else "same")  # fmt: skip
+                run_text = _run_cell(p, "same")
                 lines.append(
                     f"{primitive:<13} {size:>8} {'odd' if align else 'even':>4} "
                     f"{dispatch.method_at(used[key], size):<19} {p.method:<19} {run_text:>7}"
@@ -248,10 +261,8 @@ def run(args: argparse.Namespace) -> int:
     # no row text from the runner: nothing to run the measured row against
     runs = dispatch.changed(text, use_row[1]) if use_row[1] else set()
     if runs:
-        ratios = _run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds)
-        for primitive, points in by_primitive:
-            for p in points:
-                p.run_ratios = tuple(ratios.get((primitive, p.size, p.align), ()))
+        _attach(_run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds),
+                by_primitive)  # fmt: skip
     lines = [
         f"machine: {machine.one_line()}",
         *head,
@@ -266,13 +277,7 @@ def run(args: argparse.Namespace) -> int:
             addr = "odd" if p.align % 2 else "even"
             in_use_text = f"{p.in_use:9.1f}" if p.in_use else f"{'-':>9}"
             gain = f"{p.gain:5.2f}x" if p.gain else f"{'-':>6}"
-            run_text = (
-                f"{p.run_gain:5.2f}x" + ("!" if p.run_worse else " ")
-                if p.run_gain
-                else "same"
-                if runs and primitive not in runs
-                else "-"
-            )
+            run_text = _run_cell(p, "same" if runs and primitive not in runs else "-")
             split = "; ".join(f"{mode}: {m} {r:.2f}x faster" for mode, m, r in p.split)
             lines.append(
                 f"{primitive:<13} {p.size:>8} {addr:>4} {p.method:<19} {p.chosen:9.1f} "
