@@ -165,6 +165,12 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv)
 			run->so.progress = 1;
 			continue;
 		}
+		if (!strcmp(o, "--with-kernel")) {
+			if (!run->nwith)
+				hp_usage_error("--with-kernel", "", "after a --with");
+			run->with_flags[run->nwith - 1] |= HP_V_KERNEL;
+			continue;
+		}
 		if (!v)
 			hp_usage_error("option", o, "needs a value");
 		i++;
@@ -201,6 +207,19 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv)
 			if (!run->nwith)
 				hp_usage_error("--with-needs", v, "after a --with");
 			run->with_needs[run->nwith - 1] = parse_needs(v);
+		} else if (!strcmp(o, "--with-origin")) {
+			if (!run->nwith)
+				hp_usage_error("--with-origin", v, "after a --with");
+			run->with_origin[run->nwith - 1] = v;
+		} else if (!strcmp(o, "--with-promise")) {
+			if (!run->nwith)
+				hp_usage_error("--with-promise", v, "after a --with");
+			run->with_promise[run->nwith - 1] =
+				(uint32_t)opt_u64("with-promise", v, 0, 15);
+		} else if (!strcmp(o, "--with-desc")) {
+			if (!run->nwith)
+				hp_usage_error("--with-desc", v, "after a --with");
+			run->with_desc[run->nwith - 1] = v;
 		} else if (!strcmp(o, "--rounds")) {
 			run->so.rounds = opt_u64("rounds", v, 1, 1000000);
 		} else if (!strcmp(o, "--warmup")) {

@@ -52,7 +52,7 @@ void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz)
 	hp_json_obj_end(j);
 }
 
-static const char *const flag_names[] = { "no_latency", "peer", "user" };
+static const char *const flag_names[] = { "no_latency", "peer", "user", "kernel" };
 
 void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 		     const struct hp_variant_result *r)
@@ -70,7 +70,7 @@ void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 	emit_features(j, v->needs);
 	hp_json_key(j, "flags");
 	hp_json_arr_begin(j);
-	for (unsigned b = 0; b < 3; b++)
+	for (unsigned b = 0; b < sizeof(flag_names) / sizeof(*flag_names); b++)
 		if (v->flags & (1u << b))
 			hp_json_str(j, flag_names[b]);
 	hp_json_arr_end(j);

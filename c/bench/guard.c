@@ -85,9 +85,24 @@ static struct sigaction old_actions[NTRAPPED], old_alarm;
 static unsigned armed, limit_s, stalled;
 static unsigned long last_beat;
 
+#define MAX_FIXUPS 16
+static hp_fixup_fn fixups[MAX_FIXUPS];
+static unsigned nfixups;
+
+static int fixed_up(int sig, siginfo_t *info, void *ctx)
+{
+	if (sig != SIGSEGV && sig != SIGBUS)
+		return 0;
+	for (unsigned i = 0; i < nfixups; i++)
+		if (fixups[i](sig, info, ctx))
+			return 1;
+	return 0;
+}
+
 static void trap_handler(int sig, siginfo_t *info, void *ctx)
 {
-	(void)ctx;
+	if (fixed_up(sig, info, ctx))
+		return;
 	if (sig == SIGALRM) {
 		if (hp_trap_beat != last_beat || !trap_env) {
 			last_beat = hp_trap_beat;
@@ -143,6 +158,42 @@ void hp_trap_disarm(void)
 	}
 	for (size_t i = 0; i < NTRAPPED; i++)
 		sigaction(trapped[i], &old_actions[i], NULL);
+}
+
+/* Outside the trap: a fault a fixup mends resumes, any other is fatal. */
+static void fixup_handler(int sig, siginfo_t *info, void *ctx)
+{
+	if (fixed_up(sig, info, ctx))
+		return;
+	signal(sig, SIG_DFL);
+	raise(sig);
+}
+
+int hp_trap_add_fixup(hp_fixup_fn fn)
+{
+	struct sigaction sa;
+
+	for (unsigned i = 0; i < nfixups; i++)
+		if (fixups[i] == fn)
+			return 0;
+	if (nfixups == MAX_FIXUPS)
+		return -1;
+	fixups[nfixups++] = fn;
+	if (nfixups > 1)
+		return 0;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_sigaction = fixup_handler;
+	sigemptyset(&sa.sa_mask);
+	sa.sa_flags = SA_SIGINFO | SA_NODEFER;
+	/* Armed, the trap's handler (which asks the fixups too) stays in
+	 * place, and this becomes the one it restores on disarm. */
+	if (armed) {
+		old_actions[0] = old_actions[1] = sa;
+	} else {
+		sigaction(SIGSEGV, &sa, NULL);
+		sigaction(SIGBUS, &sa, NULL);
+	}
+	return 0;
 }
 
 void hp_trap_enter(sigjmp_buf *env)

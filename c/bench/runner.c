@@ -109,6 +109,12 @@ static void collect_variants(struct hp_run *run)
 		if (run->with_as[i])
 			v->name = run->with_as[i];
 		v->needs = run->with_needs[i];
+		v->flags |= run->with_flags[i];
+		v->promise = run->with_promise[i];
+		if (run->with_origin[i])
+			v->origin = run->with_origin[i];
+		if (run->with_desc[i])
+			v->desc = run->with_desc[i];
 		check_unique(run, v, i);
 		run->vr[n++].v = v;
 	}

@@ -36,6 +36,12 @@ struct hp_run {
 	const char *with[HP_MAX_LIST];
 	const char *with_as[HP_MAX_LIST];	/* --with-as: its name */
 	uint32_t with_needs[HP_MAX_LIST];	/* --with-needs: CPU bits */
+	/* --with-origin: where its code comes from (a kernel tree's file
+	 * and version), --with-desc: its one line, --with-kernel: the
+	 * kernel's own code (HP_V_KERNEL) */
+	const char *with_origin[HP_MAX_LIST], *with_desc[HP_MAX_LIST];
+	uint32_t with_flags[HP_MAX_LIST];
+	uint32_t with_promise[HP_MAX_LIST];	/* --with-promise: primitive's */
 	size_t nwith;
 	int cpu;
 	struct hp_sampler_opts so;

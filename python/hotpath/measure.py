@@ -46,6 +46,9 @@ class Request:
     unit: str = "cycles"
     extra: list[str] = field(default_factory=list)
     time_limit: int | None = None  # seconds a variant call may run (runner default: 30)
+    # runner arguments of variants brought to this primitive alone (the
+    # real kernels' code, hotpath.kernelsrc: --with ... --with-kernel)
+    brought: list[str] = field(default_factory=list)
 
     def arguments(self, with_args: list[str], width_ref: float | None = None) -> list[str]:
         args = ["run", "--primitive", self.primitive]
@@ -57,7 +60,7 @@ class Request:
             args += ["--variants", ",".join(self.variants)]
         if self.cpu is not None:
             args += ["--cpu", str(self.cpu)]
-        args += with_args
+        args += with_args + self.brought
         if width_ref is not None:
             args += ["--width-ref", f"{width_ref:.6g}"]
         if self.time_limit is not None:
@@ -89,8 +92,14 @@ def listing(runner: Runner) -> Listing:
     return parse_listing(invoke(runner, ["list"]))
 
 
-def check_variants(known: Listing, primitives: tuple[str, ...], wanted: tuple[str, ...]) -> None:
-    names: list[str] = []
+def check_variants(
+    known: Listing,
+    primitives: tuple[str, ...],
+    wanted: tuple[str, ...],
+    extra: list[str] | None = None,
+) -> None:
+    """Every wanted name a variant of the primitives (or of `extra`: brought ones)."""
+    names: list[str] = list(extra or [])
     for name in primitives:
         prim = known.primitive(name)
         if prim is not None:

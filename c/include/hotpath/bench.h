@@ -18,6 +18,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include <hotpath/cpu_features.h>
+
 enum hp_mode {
 	HP_LATENCY,	/* each call's result is the next call's input */
 	HP_THROUGHPUT,	/* calls independent, results consumed */
@@ -27,19 +29,7 @@ enum hp_mode {
 
 extern const char *const hp_mode_names[HP_NMODES];
 
-/* CPU features a variant may need; hp_cpu_features() reports the host's. */
-enum hp_cpu_feature {
-	HP_CPU_SSE42 = 1u << 0,
-	HP_CPU_PCLMUL = 1u << 1,
-	HP_CPU_AVX2 = 1u << 2,
-	HP_CPU_BMI2 = 1u << 3,
-	HP_CPU_ADX = 1u << 4,
-	HP_CPU_AVX512F = 1u << 5,
-	HP_CPU_AVX512BW = 1u << 6,
-	HP_CPU_AVX512VL = 1u << 7,
-	HP_CPU_VPCLMUL = 1u << 8,
-	HP_CPU_NFEATURES = 9
-};
+/* CPU features a variant may need: <hotpath/cpu_features.h>. */
 
 /* Variant flags. */
 enum hp_variant_flag {
@@ -50,6 +40,9 @@ enum hp_variant_flag {
 	HP_V_PEER = 1u << 1,
 	/* Loaded from the user's own file with --with. */
 	HP_V_USER = 1u << 2,
+	/* The kernel's own code, built from a kernel tree (--with-kernel;
+	 * python/hotpath/kernelsrc): not a re-implementation. */
+	HP_V_KERNEL = 1u << 3,
 };
 
 struct hp_variant {
@@ -135,8 +128,6 @@ struct hp_primitive {
 /* Primitives the runner knows, NULL-terminated (c/bench/primitives.c). */
 extern const struct hp_primitive *const hp_primitives[];
 const struct hp_primitive *hp_primitive_find(const char *name);
-
-uint32_t hp_cpu_features(void);
 
 /* Who made this CPU and which one it is (cpuid leaves 0, 1, 80000002h-4h). */
 struct hp_cpu_id {

@@ -149,6 +149,17 @@ uint16_t hp_ipv6_magic_hp(const void *saddr, const void *daddr,
  */
 typedef uint32_t (*hp_csum_copy_fn)(const void *src, void *dst, int len,
 				    uint32_t sum);
+
+/* What a csum_partial_copy variant promises besides the exact copy. */
+enum hp_csum_copy_promise {
+	/* csum_fold(result) equals the reference's */
+	HP_CSUM_COPY_FOLD = 0,
+	/* equal in one's complement: a folded 0 and 0xffff are one value.
+	 * The kernel's csum_partial_copy_nocheck() has seeded its sum with
+	 * ~0 since Linux 5.10 (so that 0 can mean a fault), so a buffer
+	 * whose sum is zero folds to 0 where RFC 1071 gives 0xffff. */
+	HP_CSUM_COPY_ONES = 1,
+};
 uint32_t hp_csum_copy_ref(const void *src, void *dst, int len, uint32_t sum);
 uint32_t hp_csum_copy_kernel(const void *src, void *dst, int len,
 			     uint32_t sum);

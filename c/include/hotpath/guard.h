@@ -8,6 +8,7 @@
 #define HOTPATH_GUARD_H
 
 #include <setjmp.h>
+#include <signal.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -60,5 +61,17 @@ void hp_trap_leave(void);
 struct hp_fault hp_trap_fault(void);
 /* "crashed: SIGILL (...)", "did not return within 30 s", ... into @buf. */
 const char *hp_fault_describe(const struct hp_fault *f, char *buf, size_t n);
+
+/*
+ * Fixups: code that may fault by design (the kernel's
+ * load_unaligned_zeropad(), whose exception table says how the fault is
+ * mended; c/kshim/runtime/extable.c) registers a function that looks at a
+ * SIGSEGV/SIGBUS and returns 1 when it mended the context (the signal is
+ * then resumed from), 0 when the fault is not its own. Fixups are asked
+ * before the trap, armed or not; from the first registration on, a
+ * handler of the library's own is in place for SIGSEGV and SIGBUS.
+ */
+typedef int (*hp_fixup_fn)(int sig, siginfo_t *info, void *uctx);
+int hp_trap_add_fixup(hp_fixup_fn fn);
 
 #endif /* HOTPATH_GUARD_H */

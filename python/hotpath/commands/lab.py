@@ -8,7 +8,7 @@ first failing case) or the run failed, 2 bad input.
 import argparse
 from pathlib import Path
 
-from hotpath import measure
+from hotpath import kernelsrc, measure
 from hotpath.commands import seedtable
 from hotpath.commands.common import (
     add_output_options,
@@ -33,6 +33,7 @@ from hotpath.inputs import (
     unique_names,
 )
 from hotpath.labs import Lab
+from hotpath.runner import Runner, repo_root
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", lab: Lab) -> None:
@@ -92,6 +93,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         metavar="FLAGS",
         help="more compiler flags for every --with file, e.g. '-mavx2 -I/path/to/headers'",
     )
+    if kernelsrc.timed_files(lab.name):
+        add_kernel_options(parser)
     parser.add_argument("--unit", choices=UNITS, default="cycles", help="cycles or TSC ticks")
     parser.add_argument(
         "--time-limit",
@@ -106,6 +109,34 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     seedtable.add_flags(parser, lab)
     lab.add_arguments(parser)
     parser.set_defaults(handler=lambda args: run(args, lab))
+
+
+def add_kernel_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kernel-tree",
+        action="append",
+        default=[],
+        metavar="DIR[@REV,...]",
+        help="time this kernel tree's own code beside the rest, repeatable: DIR as its files "
+        "are (linux-HEAD, linux-HEAD+dirty), DIR@REV[,REV...] as each git revision has them "
+        "(linux-REV, read with git show, no checkout); docs/kernel-source.md",
+    )
+    parser.add_argument(
+        "--debian-kernels",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="time Debian's linux-source 6.1 and 6.12 kernels' own code (linux-6.1, "
+        "linux-6.12; fetched by the set-up, `hotpath kernels`) (default: yes)",
+    )
+
+
+def real_kernels(args: argparse.Namespace, lab: Lab, runner: Runner) -> kernelsrc.KernelSet:
+    """The real kernels' variants a lab command times (none for a lab without)."""
+    if not kernelsrc.timed_files(lab.name):
+        return kernelsrc.KernelSet()
+    return kernelsrc.lab_kernels(
+        lab.name, args.kernel_tree, args.debian_kernels, repo_root(), runner.build
+    )
 
 
 def run(args: argparse.Namespace, lab: Lab) -> int:
@@ -138,16 +169,18 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     present = measure.require_primitives(
         lab.name, lab.chosen(known.lab_members(lab.name), args.primitive)
     )
+    kernels = real_kernels(args, lab, runner)
     if wanted:
-        measure.check_variants(known, present, wanted)
+        measure.check_variants(known, present, wanted, extra=kernels.names())
     if user_specs:  # brought variants go with the first primitive
         first = known.primitive(present[0])
         user_specs = unique_names(user_specs, {v.name for v in first.variants} if first else set())
     requests = []
     for number, primitive in enumerate(present):
         subset = measure.variants_for(known, primitive, wanted)
+        brought = kernels.runner_args(primitive, wanted)
         if subset == ():
-            if number or not user_specs:
+            if not brought and (number or not user_specs):
                 continue  # none of the wanted variants live here
             subset = _reference(known, primitive)  # beside the brought ones
         requests.append(
@@ -162,6 +195,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
                 unit=args.unit,
                 extra=lab.runner_args(args),
                 time_limit=time_limit,
+                brought=brought,
             )
         )
     groups = measure.run_requests(
@@ -174,11 +208,16 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     )
     result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
     deliver(args, result, lambda: emit(args, result), plot=args.plot)
-    # Exit 1 only for a WRONG variant the user brought (--with) or named
-    # (--variants): the lab's own deliberately wrong variants (the seed's
-    # buggy baselines) are results, shown in the table, not failures.
+    # Exit 1 only for a WRONG variant the user brought (--with, a kernel
+    # tree) or named (--variants), or a real kernel's: the lab's own
+    # deliberately wrong variants (the seed's buggy baselines) are results,
+    # shown in the table, not failures.
     asked = set(wanted or ()) | {spec.variant for spec in user_specs}
-    wrong = [v for v in result.wrong_variants() if v.info.name in asked or "user" in v.info.flags]
+    wrong = [
+        v
+        for v in result.wrong_variants()
+        if v.info.name in asked or {"user", "kernel"} & set(v.info.flags)
+    ]
     return 1 if wrong else 0
 
 

@@ -3,7 +3,7 @@
 unpacked into the cache, its vmlinux extracted; everything kept so that the
 second use costs nothing.
 
-Cache layout, under $HOTPATH_GUEST_CACHE or ${XDG_CACHE_HOME:-~/.cache}/hotpath:
+Cache layout, under hotpath.debian.cache_root():
 
     kernels/<version>/tree/     dpkg-deb -x of linux-image, linux-headers
                                 (flavour and common) and linux-kbuild
@@ -11,7 +11,6 @@ Cache layout, under $HOTPATH_GUEST_CACHE or ${XDG_CACHE_HOME:-~/.cache}/hotpath:
     kernels/<version>/READY     written last: the entry is complete
 """
 
-import fcntl
 import json
 import os
 import re
@@ -19,11 +18,11 @@ import shutil
 import subprocess
 import sys
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
+from hotpath.debian import APT_LISTS, apt, cache_root, download, locked, package_version
 from hotpath.errors import HotpathError, UsageError
 from hotpath.guest.vmlinux import extract_vmlinux
 
@@ -47,27 +46,6 @@ class KernelBundle:
     build_dir: Path  # `make -C build_dir M=... modules` works here
 
 
-def cache_root() -> Path:
-    """Where kernels are kept; HOTPATH_GUEST_CACHE wins (tests share one)."""
-    explicit = os.environ.get("HOTPATH_GUEST_CACHE")
-    if explicit:
-        return Path(explicit)
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    return Path(xdg) / "hotpath"
-
-
-def _apt(*args: str) -> str:
-    if shutil.which(args[0]) is None:
-        raise HotpathError(f"{args[0]} not found: the guest kernel comes from Debian's archive")
-    done = subprocess.run(list(args), capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise HotpathError(f"{' '.join(args)} failed: {done.stderr.strip()}")
-    return done.stdout
-
-
-APT_LISTS = Path("/var/lib/apt/lists")
-
-
 def default_version() -> str:
     """The kernel linux-image-amd64 points at: the newest Debian offers.
 
@@ -81,7 +59,7 @@ def default_version() -> str:
             return str(known["version"])
     except (OSError, ValueError, KeyError, TypeError):
         pass
-    depends = _apt("apt-cache", "depends", "linux-image-amd64")
+    depends = apt("apt-cache", "depends", "linux-image-amd64")
     match = re.search(r"Depends: linux-image-(\S+-amd64)\b", depends)
     if match is None:
         raise HotpathError(
@@ -94,42 +72,21 @@ def default_version() -> str:
     return match.group(1)
 
 
-def _package_version(package: str) -> str | None:
-    """The candidate version of a package, None when apt does not know it."""
-    done = subprocess.run(
-        ["apt-cache", "policy", package], capture_output=True, text=True, check=False
-    )
-    match = re.search(r"Candidate: (\S+)", done.stdout)
-    if match is None or match.group(1) == "(none)":
-        return None
-    return match.group(1)
-
-
 def packages_for(version: str) -> list[str]:
     """Image, headers and what the headers depend on (their common part, kbuild)."""
     image = f"linux-image-{version}"
     headers = f"linux-headers-{version}"
-    if _package_version(image) is None:
+    if package_version(image) is None:
         raise UsageError(
             f"kernel version {version!r}: apt knows no package {image}; allowed: the versions "
             "of `apt-cache search --names-only '^linux-image-[0-9.]+-[0-9]+-amd64$'`"
         )
-    depends = _apt("apt-cache", "depends", headers)
+    depends = apt("apt-cache", "depends", headers)
     wanted = [image, headers]
     for name in re.findall(r"^\s*Depends: (linux-(?:headers|kbuild)-\S+)$", depends, re.M):
         if name not in wanted:
             wanted.append(name)
     return wanted
-
-
-def _download(packages: list[str], into: Path) -> None:
-    command = ["apt-get", "download", "-o", "APT::Sandbox::User=root", *packages]
-    done = subprocess.run(command, cwd=into, capture_output=True, text=True, check=False)
-    if done.returncode != 0:
-        raise HotpathError(
-            f"apt-get download {' '.join(packages)} failed (apt-get update, if the package "
-            f"lists are old, lets it find the current files): {done.stderr.strip()}"
-        )
 
 
 def _point_headers_at(tree: Path, version: str) -> None:
@@ -139,18 +96,6 @@ def _point_headers_at(tree: Path, version: str) -> None:
     text = makefile.read_text()
     fixed = re.sub(r"^include /usr/src/", f"include {tree}/usr/src/", text, flags=re.M)
     makefile.write_text(fixed)
-
-
-@contextmanager
-def _locked(path: Path) -> Iterator[None]:
-    """One process fills a cache entry; the others wait for it."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with path.open("w") as handle:
-        fcntl.flock(handle, fcntl.LOCK_EX)
-        try:
-            yield
-        finally:
-            fcntl.flock(handle, fcntl.LOCK_UN)
 
 
 def _size_mib(path: Path) -> float:
@@ -168,7 +113,7 @@ def _fill(entry: Path, version: str, packages: list[str], log: Log) -> None:
     debs.mkdir(parents=True)
     try:
         start = time.monotonic()
-        _download(packages, debs)
+        download(packages, debs)
         fetched = time.monotonic() - start
         log(
             f"downloaded {len(packages)} packages ({', '.join(packages)}): "
@@ -220,7 +165,7 @@ def kernel_bundle(version: str | None = None, *, log: Log = _stderr) -> KernelBu
     entry = cache_root() / "kernels" / version
     if not (entry / "READY").is_file():
         packages = packages_for(version)  # an unknown version is refused before any write
-        with _locked(entry.with_name(f"{version}.lock")):
+        with locked(entry.with_name(f"{version}.lock")):
             if not (entry / "READY").is_file():
                 log(f"first use of kernel {version}: fetching it from Debian's archive")
                 _fill(entry, version, packages, log)
