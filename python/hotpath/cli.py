@@ -18,6 +18,7 @@ from hotpath.commands import (
     compare,
     dispatch,
     history,
+    kernels,
     lab,
     listing,
     report,
@@ -52,6 +53,7 @@ def build_parser() -> argparse.ArgumentParser:
     report.add_parser(subparsers)
     dispatch.add_parser(subparsers)
     listing.add_parser(subparsers)
+    kernels.add_parser(subparsers)
     tune.add_parser(subparsers)
     return parser
 

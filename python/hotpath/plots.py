@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from hotpath.labs import Lab, lab_for
+from hotpath.protocol import Variant
 from hotpath.results import FigureResult, RunResult, unit_name
 
 LINESTYLES = ("-", "--", ":", "-.")
@@ -31,7 +32,9 @@ def _series(figures: list[FigureResult]) -> dict[tuple[str, int], list[FigureRes
     return series
 
 
-def _emphasised(lab: Lab | None, primitive: str, variants: list[str]) -> dict[str, str]:
+def _emphasised(
+    lab: Lab | None, primitive: str, variants: list[str], infos: list[Variant]
+) -> dict[str, str]:
     """Variant -> why it is drawn thick: hotpath's own and the kernel's newest."""
     if lab is None:
         return {}
@@ -39,7 +42,7 @@ def _emphasised(lab: Lab | None, primitive: str, variants: list[str]) -> dict[st
     own = lab.own_variant(variants)
     if own is not None:
         marked[own] = "hotpath"
-    kernels = lab.kernel_variants(primitive, variants)
+    kernels = lab.kernel_variants(primitive, [v for v in infos if v.name in variants])
     if kernels:
         marked[kernels[-1]] = "kernel"
     return marked
@@ -94,7 +97,8 @@ def _plot_into(run: RunResult, folder: Path, written: list[Path]) -> None:
         aligns = sorted({align for _, align in series})
         palette = plt.get_cmap("tab20")
         colors = {name: palette(i % 20) for i, name in enumerate(variants)}
-        emphasised = _emphasised(lab, primitive, variants)
+        infos = [v.info for v in run.variants if v.primitive == primitive]
+        emphasised = _emphasised(lab, primitive, variants, infos)
         for (variant, align), points in sorted(series.items()):
             sizes = [p.size for p in points]
             medians = [p.median or 0.0 for p in points]

@@ -33,6 +33,7 @@ from dataclasses import dataclass, field
 from hotpath import seedtables
 from hotpath.compare import MIN_ABS_DIFFERENCE
 from hotpath.labs import Lab, lab_for
+from hotpath.protocol import Variant
 from hotpath.render.context import state_lines
 from hotpath.results import FigureResult, RunResult, unit_name
 from hotpath.stats import intervals_overlap
@@ -54,7 +55,7 @@ HEADLINE = (
 class Finding:
     """One line of a lab's summary; `tone` colours it in HTML."""
 
-    topic: str  # "fastest", "own", "kernel", "claim", "not timed", "noise"
+    topic: str  # "fastest", "own", "kernel", "fidelity", "claim", "not timed", "noise"
     text: str
     tone: str = NEUTRAL
     details: list[str] = field(default_factory=list)  # sub-lines (per mode)
@@ -326,9 +327,10 @@ def _noise(run: RunResult, lab_name: str) -> Finding | None:
 
 
 def _primary(
-    lab: Lab | None, primitive: str, per_mode: dict[str, list[Column]], names: list[str]
+    lab: Lab | None, primitive: str, per_mode: dict[str, list[Column]], variants: list[Variant]
 ) -> list[Finding]:
     """Bands, hotpath's own and the kernel for one of the lab's main primitives."""
+    names = [v.name for v in variants]
     unit = unit_name(next(iter(per_mode.values()))[0].best.unit)
     fastest = Finding("fastest", f"{primitive}: the fastest correct variant per size band ({unit})")
     for mode, cols in per_mode.items():
@@ -341,29 +343,54 @@ def _primary(
         finding = Finding("own", f"{primitive}: hotpath's own, {own}", tone)
         finding.details.extend(f"{mode}: {text}" for mode, (text, _) in lines.items())
         found.append(finding)
-    kernels = lab.kernel_variants(primitive, names) if lab else ()
+    if lab is None:
+        return found
+    kernels = lab.kernel_variants(primitive, variants)
+    label = lab.kernel_label
     if len(kernels) > 1:
-        finding = Finding("kernel", f"{primitive}: the kernel's newest, {kernels[-1]}, takes")
+        finding = Finding(
+            "kernel", f"{primitive}: the kernel's newest, {label(kernels[-1])}, takes"
+        )
         for mode, cols in per_mode.items():
             for older in reversed(kernels[:-1]):
                 line = kernel_line(kernels[-1], older, cols)
                 if line:
-                    finding.details.append(f"{mode}: {line}")
+                    finding.details.append(f"{mode}: {line.replace(older, label(older), 1)}")
         found.append(finding)
         if finding.details:  # the first mode, against the version just before
             mode, line = finding.details[0].split(": ", 1)
-            finding.headline = f"{kernels[-1]}: {line.split(' (', 1)[0]} ({mode})"
+            finding.headline = f"{label(kernels[-1])}: {line.split(' (', 1)[0]} ({mode})"
     elif kernels:
-        finding = Finding("kernel", f"{primitive}: the kernel's, {kernels[0]}")
+        finding = Finding("kernel", f"{primitive}: the kernel's, {label(kernels[0])}")
         for mode, cols in per_mode.items():
             text, _ = own_line(lab, kernels[0], cols)
             finding.details.append(f"{mode}: {text}")
         mode, cols = next(iter(per_mode.items()))
         count, first, near = own_counts(kernels[0], cols)
         finding.headline = (
-            f"{kernels[0]}: fastest in {first}, within {OWN_NEAR:.0%} in {near} of {count} "
-            f"({primitive}, {mode})"
+            f"{label(kernels[0])}: fastest in {first}, within {OWN_NEAR:.0%} in {near} of "
+            f"{count} ({primitive}, {mode})"
         )
+        found.append(finding)
+    found.extend(_fidelity(lab, primitive, per_mode, names))
+    return found
+
+
+def _fidelity(
+    lab: Lab, primitive: str, per_mode: dict[str, list[Column]], names: list[str]
+) -> list[Finding]:
+    """Each re-implementation beside the real kernel whose code it re-implements."""
+    found = []
+    for reimpl, real in lab.counterparts.get(primitive, {}).items():
+        if reimpl not in names or real not in names:
+            continue
+        finding = Finding(
+            "fidelity", f"{primitive}: {lab.kernel_label(reimpl)} against {real}, the real code"
+        )
+        for mode, cols in per_mode.items():
+            line = kernel_line(reimpl, real, cols)
+            if line:
+                finding.details.append(f"{mode}: {line}")
         found.append(finding)
     return found
 
@@ -389,15 +416,14 @@ def summarize_lab(run: RunResult, lab_name: str) -> LabSummary:
     lab = lab_for(lab_name)
     summary = LabSummary(lab_name, lab.title if lab else lab_name)
     for primitive in run.primitives():
-        names = [
-            v.info.name for v in run.variants if v.primitive == primitive and v.lab == lab_name
-        ]
+        variants = [v.info for v in run.variants if v.primitive == primitive and v.lab == lab_name]
+        names = [v.name for v in variants]
         modes = dict.fromkeys(f.mode for f in run.figures if f.primitive == primitive)
         per_mode = {m: cols for m in modes if (cols := columns(run, primitive, m))}
         if not names or not per_mode:
             continue
         if lab is None or lab.is_default(primitive):
-            primary = _primary(lab, primitive, per_mode, names)
+            primary = _primary(lab, primitive, per_mode, variants)
             summary.findings.extend(primary)
             summary.headline["kernel"].extend(f.headline for f in primary if f.headline)
             own = lab.own_variant(names) if lab else None

@@ -7,6 +7,7 @@ import pytest
 
 from hotpath import summary
 from hotpath.labs import LABS
+from hotpath.protocol import Variant
 from hotpath.results import FigureResult
 
 CSUM = LABS["csum"]
@@ -82,11 +83,34 @@ def test_kernel_line_is_a_geometric_mean_with_counts():
     )
 
 
+def variant(name, flags=(), origin=""):
+    return Variant(name, "", origin, [], list(flags), "ok", None, None, None)
+
+
 def test_lineage_and_own_variant_come_from_the_lab():
     names = ["rfc1071-ref", "kernel-5.17-rc", "kernel-2024", "kernel-5.17", "hp-csum", "hp"]
-    assert CSUM.kernel_variants("csum_partial", names) == ("kernel-5.17", "kernel-2024")
+    variants = [variant(n) for n in names]
+    assert CSUM.kernel_variants("csum_partial", variants) == ("kernel-5.17", "kernel-2024")
     assert CSUM.own_variant(names) == "hp-csum"
-    assert LABS["crc32c"].kernel_variants("crc32c", ["kernel-x86", "hotpath"]) == ("kernel-x86",)
+    crc = [variant("kernel-x86"), variant("hotpath")]
+    assert LABS["crc32c"].kernel_variants("crc32c", crc) == ("kernel-x86",)
+
+
+def test_real_kernels_win_over_reimplementations_ordered_by_version():
+    real = [
+        variant("linux-HEAD+dirty", ["user", "kernel"], "x.c, Linux 6.13.0-rc2: /src/linux"),
+        variant("linux-6.12", ["kernel"], "x.c, Linux 6.12.117: Debian linux-source-6.12"),
+        variant("linux-6.12:pcl", ["kernel"], "x.S, Linux 6.12.117: Debian linux-source-6.12"),
+        variant("linux-6.1", ["kernel"], "x.c, Linux 6.1.192: Debian linux-source-6.1"),
+    ]
+    variants = [variant("kernel-2024"), variant("kernel-5.17"), *real]
+    assert CSUM.kernel_variants("csum_partial", variants) == (
+        "linux-6.1",
+        "linux-6.12",
+        "linux-HEAD+dirty",
+    )
+    assert CSUM.kernel_label("kernel-2024") == "kernel-2024 (re-implemented)"
+    assert CSUM.kernel_label("linux-6.12") == "linux-6.12"
 
 
 @pytest.mark.usefixtures("fake_runner")

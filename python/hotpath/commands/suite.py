@@ -21,7 +21,7 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from hotpath import calibration, measure, summary
+from hotpath import calibration, kernelsrc, measure, summary
 from hotpath.commands.calibrate import request as calibration_request
 from hotpath.commands.common import (
     add_db_option,
@@ -38,6 +38,7 @@ from hotpath.labs import ALL_LABS, crossing_report, crossing_run
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult
+from hotpath.runner import repo_root
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 from hotpath.store import Store
 
@@ -71,6 +72,8 @@ def run(args: argparse.Namespace) -> int:
     requests = [calibration_request(rounds)]
     for lab in ALL_LABS:
         suite = lab.suite
+        # Debian's kernels' own code beside the rest (a line says so when not at hand).
+        kernels = kernelsrc.lab_kernels(lab.name, [], True, repo_root(), runner.build)
         for primitive in known.lab_members(lab.name):
             plan = lab.plan(primitive, own_sizes(known, primitive))
             requests.append(
@@ -80,6 +83,7 @@ def run(args: argparse.Namespace) -> int:
                     aligns=plan.aligns,
                     modes=plan.modes,
                     rounds=suite.quick_rounds if args.quick else suite.rounds,
+                    brought=kernels.runner_args(primitive),
                 )
             )
     history = measure.width_history(db_path(args), known)

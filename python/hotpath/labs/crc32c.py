@@ -34,4 +34,6 @@ LAB = Lab(
         },
     ),
     seed_tables=(SKB_TABLE,),
+    # kernel-x86 re-implements the crc32c-intel driver that 6.1 and 6.12 ship.
+    counterparts={"crc32c": {"kernel-x86": "linux-6.12"}},
 )

@@ -33,4 +33,6 @@ LAB = Lab(
     default_primitives=("csum_partial",),
     # kernel-5.17-rc is the seed's broken release candidate, not a release.
     kernel_lineage={"csum_partial": ("kernel-5.17", "kernel-2023", "kernel-2024")},
+    # Debian's 6.1 has the 5.17 rewrite, 6.12 the 2024 one (docs/labs/csum.md).
+    counterparts={"csum_partial": {"kernel-5.17": "linux-6.1", "kernel-2024": "linux-6.12"}},
 )

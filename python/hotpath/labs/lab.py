@@ -2,16 +2,25 @@
 """The shape every lab has (see hotpath.labs for how to add one)."""
 
 import argparse
-from collections.abc import Callable, Mapping
+import re
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hotpath.errors import UsageError
 from hotpath.inputs import MODES
+from hotpath.kernelsrc.trees import version_key
 from hotpath.seedtable_spec import SeedTable
 
 if TYPE_CHECKING:
+    from hotpath.protocol import Variant
     from hotpath.results import RunResult
+
+
+def _linux_version(variant: "Variant") -> tuple[int, ...]:
+    """The kernel version a real kernel's origin names ("..., Linux 6.12.117: ...")."""
+    match = re.search(r"\bLinux (\d+\.\d+\S*?):", variant.origin)
+    return version_key(match.group(1)) if match else (0,)
 
 
 def _no_arguments(parser: argparse.ArgumentParser) -> None:
@@ -107,6 +116,10 @@ class Lab:
     # the kernel's current code: the report's summary sets it against its
     # predecessors. A primitive not named here has one kernel variant at most.
     kernel_lineage: Mapping[str, tuple[str, ...]] = field(default_factory=dict)
+    # Per primitive, each re-implementation of a released kernel's code ->
+    # the real kernel variant (hotpath.kernelsrc) that has that code: the
+    # summary sets one beside the other (its fidelity).
+    counterparts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
 
     def chosen(self, members: list[str], wanted: str | None) -> tuple[str, ...]:
         """The primitives to time: `wanted` (checked against `members`, the
@@ -142,14 +155,34 @@ class Lab:
         else "hp-<lab>", else "hp" (the names the runner's registries use)."""
         return next((n for n in ("hotpath", f"hp-{self.name}", "hp") if n in names), None)
 
-    def kernel_variants(self, primitive: str, names: list[str]) -> tuple[str, ...]:
-        """The kernel's variants of a primitive present in `names`, oldest first:
-        the lab's lineage, else the one variant named "kernel" or "kernel-*"."""
+    def kernel_variants(self, primitive: str, variants: "Sequence[Variant]") -> tuple[str, ...]:
+        """The kernel's variants of a primitive among `variants`, oldest first.
+
+        The real kernels' own code where the run has it (flagged "kernel",
+        hotpath.kernelsrc: ordered by the version their origin names; a
+        path of a kernel's dispatch, "linux-6.12:pcl", is not a kernel of
+        its own); else the re-implementations: the lab's lineage, else the
+        one variant named "kernel" or "kernel-*".
+        """
+        real = [v for v in variants if "kernel" in v.flags and ":" not in v.name]
+        if real:
+            ordered = sorted(enumerate(real), key=lambda iv: (_linux_version(iv[1]), iv[0]))
+            return tuple(v.name for _, v in ordered)
+        names = [v.name for v in variants]
         lineage = self.kernel_lineage.get(primitive)
         if lineage is not None:
             return tuple(n for n in lineage if n in names)
-        kernel = [n for n in names if n == "kernel" or n.startswith("kernel-")]
+        kernel = [n for n in names if self.reimplemented(n)]
         return tuple(kernel[:1]) if len(kernel) == 1 else ()
+
+    def reimplemented(self, name: str) -> bool:
+        """A variant that re-implements the kernel's code (kernel, kernel-*),
+        as opposed to a real kernel's (linux-*, flagged "kernel")."""
+        return name == "kernel" or name.startswith("kernel-")
+
+    def kernel_label(self, name: str) -> str:
+        """How a summary names a kernel variant: a re-implementation says so."""
+        return f"{name} (re-implemented)" if self.reimplemented(name) else name
 
     def align_label(self, align: int) -> str:
         return self.align_names.get(align, f"+{align}")
