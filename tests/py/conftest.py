@@ -3,7 +3,10 @@
 
 Every test gets its own HOME and XDG_STATE_HOME so that no test can touch
 the user's real history database; XDG_CACHE_HOME (the chain-bound cache) is
-one folder for the session, never the user's.
+one folder for the session, never the user's. Downloads from Debian's
+archive (the guest kernels, the linux-source packages) are the machine's:
+HOTPATH_GUEST_CACHE names the cache the set-up filled, so tests use only
+what it downloaded.
 """
 
 import json
@@ -15,6 +18,7 @@ from pathlib import Path
 import pytest
 
 from hotpath.cli import main
+from hotpath.debian import cache_root
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -41,6 +45,8 @@ static uint32_t ok(const void *buf, int len, uint32_t sum)
 }
 """
 SCHEMA = ROOT / "python" / "hotpath" / "schema" / "result-1.schema.json"
+# Read before any test changes HOME: where the set-up left its downloads.
+MACHINE_CACHE = cache_root()
 
 
 @dataclass
@@ -67,6 +73,7 @@ def private_home(tmp_path, monkeypatch, chain_cache):
     monkeypatch.setenv("HOME", str(home))
     monkeypatch.setenv("XDG_STATE_HOME", str(home / "state"))
     monkeypatch.setenv("XDG_CACHE_HOME", str(chain_cache))
+    monkeypatch.setenv("HOTPATH_GUEST_CACHE", str(MACHINE_CACHE))
     monkeypatch.delenv("FAKE_RUNNER_SCALE", raising=False)
     for tool in ("HOTPATH_LLVM_MCA", "HOTPATH_DOT"):
         monkeypatch.delenv(tool, raising=False)

@@ -9,10 +9,12 @@
  * kernel's flags, beside the tree's files (python/hotpath/kernelsrc).
  */
 #include <asm/checksum.h>
+#include <asm/word-at-a-time.h>
 
 __sum16 hp_kshim_csum_fold(__wsum sum);
 __sum16 hp_kshim_ip_fast_csum(const void *iph, unsigned int ihl);
 __wsum hp_kshim_csum_copy(const void *src, void *dst, int len, __wsum sum);
+unsigned long hp_kshim_zeropad(const void *addr);
 
 __sum16 hp_kshim_csum_fold(__wsum sum)
 {
@@ -22,6 +24,13 @@ __sum16 hp_kshim_csum_fold(__wsum sum)
 __sum16 hp_kshim_ip_fast_csum(const void *iph, unsigned int ihl)
 {
 	return ip_fast_csum(iph, ihl);
+}
+
+/* The tree's load_unaligned_zeropad() itself, for the shim's own test
+ * (tests/py/test_kernel_source.py): past a page's end it reads zeros. */
+unsigned long hp_kshim_zeropad(const void *addr)
+{
+	return load_unaligned_zeropad(addr);
 }
 
 /* The seed added as the kernel's callers add theirs (csum_block_add()

@@ -94,7 +94,9 @@ def check_layout(tree: KernelTree, component: Component) -> dict[str, bytes]:
     for path in component.files():
         data = tree.read(path)
         if data is None:
-            newer = [f"{what} ({file})" for file, what in component.newer if tree.read(file)]
+            newer = [
+                f"{what} ({file})" for file, what in component.newer if tree.read(file) is not None
+            ]
             hint = f"; the tree has {', '.join(newer)}, not known to the shim yet" if newer else ""
             raise UsageError(
                 f"{tree.name} ({tree.where}): no {path}: the {component.name} layout the shim "
