@@ -212,17 +212,22 @@ def fingerprint(
     root: Path = Path("/"),
     detect_virt: Callable[[], str | None] | None = None,
 ) -> Fingerprint:
-    """Read the machine's fingerprint; `cpu` and `tsc_hz` come from the runner."""
+    """Read the machine's fingerprint; `cpu` and `tsc_hz` come from the runner.
+
+    The CPU's identity is the runner's where it gave one: cpuid of the CPU
+    that ran the code (on a real machine the same as /proc/cpuinfo, which
+    gives the rest: microcode, the CPU count, the hypervisor flag).
+    """
     info, count = _cpuinfo(root)
     flags = info.get("flags", "").split()
     if detect_virt is None:
         detect_virt = detect_virt_command if root == Path("/") else (lambda: None)
     return Fingerprint(
-        vendor=info.get("vendor_id") or (cpu.vendor if cpu else UNKNOWN),
-        family=_int_or_none(info.get("cpu family")) if info else (cpu.family if cpu else None),
-        model=_int_or_none(info.get("model")) if info else (cpu.model if cpu else None),
-        stepping=_int_or_none(info.get("stepping")) if info else (cpu.stepping if cpu else None),
-        model_name=info.get("model name") or (cpu.brand if cpu else UNKNOWN),
+        vendor=cpu.vendor if cpu else info.get("vendor_id", UNKNOWN),
+        family=cpu.family if cpu else _int_or_none(info.get("cpu family")),
+        model=cpu.model if cpu else _int_or_none(info.get("model")),
+        stepping=cpu.stepping if cpu else _int_or_none(info.get("stepping")),
+        model_name=(cpu.brand if cpu else "") or info.get("model name") or UNKNOWN,
         microcode=info.get("microcode", UNKNOWN),
         logical_cpus=count or None,
         cpu_features=list(cpu.features) if cpu else [],

@@ -18,6 +18,9 @@ class Axis:
     `published_as`: a row whose own seed figures are missing but whose code
     the seed measured under another row (the fixed baseline) is compared,
     for the seed's side of a direction, with that row's figures.
+    `stand_in`: a row whose variant a run may lack (a real kernel's code,
+    hotpath.kernelsrc) has the seed's directions checked on this other row
+    (its re-implementation) where it is missing.
     """
 
     key: str
@@ -27,6 +30,7 @@ class Axis:
     align: int | None = None
     short: str | None = None
     published_as: str | None = None
+    stand_in: str | None = None
 
     @property
     def name(self) -> str:

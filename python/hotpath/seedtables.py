@@ -482,6 +482,7 @@ def _verdict(spec: TableSpec, claim: Claim, result: TableResult) -> Verdict:
             keys = ((claim.cheaper, other.key), (claim.dearer, other.key))
         else:
             keys = ((other.key, claim.cheaper), (other.key, claim.dearer))
+        keys = (_measured(result, rows, keys[0]), _measured(result, rows, keys[1]))
         cheap, dear = result.cells[keys[0]], result.cells[keys[1]]
         outcome = decide_point(cheap.interval(), dear.interval(), claim.factor)
         seed_values: tuple[float | None, float | None] = (None, None)
@@ -500,6 +501,17 @@ def _verdict(spec: TableSpec, claim: Claim, result: TableResult) -> Verdict:
         points=points,
         seed_outcome=combine(seed_outcomes) if seed_outcomes else None,
     )
+
+
+def _measured(
+    result: TableResult, rows: Mapping[str, Axis], key: tuple[str, str]
+) -> tuple[str, str]:
+    """The cell a claim reads: the row's stand-in where the row's variant is missing."""
+    row, column = key
+    stand_in = rows[row].stand_in
+    if result.cells[key].status == "missing" and stand_in is not None:
+        return stand_in, column
+    return key
 
 
 def _published(

@@ -196,9 +196,12 @@ def test_model_follows_the_vendor():
 def test_intel_machine_gets_an_intel_model(cli, monkeypatch, machine_root):
     # An Intel core costed with AMD's port layout would be a floor from
     # another machine: the legend and the JSON name the Intel model.
+    # The machine: an Intel one's cpuinfo, the (AMD) stand-in runner's CPU left out.
     real = measure.fingerprint
     monkeypatch.setattr(
-        measure, "fingerprint", lambda **kw: real(root=machine_root, detect_virt=lambda: None, **kw)
+        measure,
+        "fingerprint",
+        lambda **kw: real(**{**kw, "cpu": None}, root=machine_root, detect_virt=lambda: None),
     )
     doc = cli("csum", "--rounds", "10", "--sizes", "40", "--json", "--no-store").json()
     model = doc["bound_models"]["csum_partial"]

@@ -212,12 +212,14 @@ def test_panic_is_reported_as_panic(bundle):
 
 
 def test_forced_kvm_runs_or_says_why(bundle):
-    # Where /dev/kvm refuses a stock kernel (these cloud VMs) this fails at
-    # once with QEMU's reason; where KVM works it is a normal run.
-    result = run_guest(bundle, "true", accel="kvm", time_limit_s=30)
+    # Where /dev/kvm refuses a stock kernel (the AMD cloud VMs) this fails at
+    # once with QEMU's reason; where the guest hangs under it (an Intel VM's
+    # nested KVM) the time limit ends it and says so; where KVM works it is
+    # a normal run (in well under the limit: a boot takes 2 to 3 s).
+    result = run_guest(bundle, "true", accel="kvm", time_limit_s=15)
     assert result.accel == "kvm" and not result.emulated
     if result.exit_kind != "done":
-        assert result.exit_kind == "boot-failed" and result.detail
+        assert result.exit_kind in ("boot-failed", "timeout") and result.detail, result
 
 
 def test_garbage_kernel_fails_to_boot_with_a_reason(bundle, tmp_path):

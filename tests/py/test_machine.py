@@ -23,7 +23,7 @@ def test_vm_with_boost_and_powersave(machine_root: Path):
     fp = fingerprint(cpu=RUNNER_CPU, tsc_hz=2.9e9, root=machine_root, detect_virt=lambda: None)
     assert fp.vendor == "GenuineIntel"
     assert (fp.family, fp.model, fp.stepping) == (6, 106, 6)
-    assert fp.model_name.startswith("Intel(R) Xeon(R) Platinum 8375C")
+    assert fp.model_name == "Intel Xeon"  # the runner's cpuid brand string
     assert fp.microcode == "0xd0003a5"
     assert fp.logical_cpus == 4
     assert fp.cpu_features == ["sse4.2", "adx"]

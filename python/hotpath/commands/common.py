@@ -19,11 +19,14 @@ import sys
 from collections.abc import Callable
 from pathlib import Path
 
+from hotpath import kernelsrc
 from hotpath.destination import check_folder, reason
 from hotpath.errors import HotpathError, StoreError, UsageError
+from hotpath.labs import Lab
 from hotpath.plots import plot_run
 from hotpath.render import markdown, text
 from hotpath.results import RunResult
+from hotpath.runner import Runner, repo_root
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 from hotpath.store import Store, check_db_path, default_db_path
 
@@ -141,3 +144,31 @@ def emit(args: argparse.Namespace, run: RunResult, plain: str | None = None) -> 
         sys.stdout.write(plain if plain is not None else text.render_run(run))
         if run.run_id is not None:
             sys.stdout.write(f"stored as run {run.run_id} in {db_path(args)}\n")
+
+
+def add_kernel_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--kernel-tree",
+        action="append",
+        default=[],
+        metavar="DIR[@REV,...]",
+        help="time this kernel tree's own code beside the rest, repeatable: DIR as its files "
+        "are (linux-HEAD, linux-HEAD+dirty), DIR@REV[,REV...] as each git revision has them "
+        "(linux-REV, read with git show, no checkout); docs/kernel-source.md",
+    )
+    parser.add_argument(
+        "--debian-kernels",
+        action=argparse.BooleanOptionalAction,
+        default=True,
+        help="time Debian's linux-source 6.1 and 6.12 kernels' own code (linux-6.1, "
+        "linux-6.12; fetched by the set-up, `hotpath kernels`) (default: yes)",
+    )
+
+
+def real_kernels(args: argparse.Namespace, lab: Lab, runner: Runner) -> kernelsrc.KernelSet:
+    """The real kernels' variants a lab command times (none for a lab without)."""
+    if not kernelsrc.timed_files(lab.name):
+        return kernelsrc.KernelSet()
+    return kernelsrc.lab_kernels(
+        lab.name, args.kernel_tree, args.debian_kernels, repo_root(), runner.build
+    )

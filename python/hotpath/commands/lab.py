@@ -11,6 +11,7 @@ from pathlib import Path
 from hotpath import kernelsrc, measure
 from hotpath.commands import seedtable
 from hotpath.commands.common import (
+    add_kernel_options,
     add_output_options,
     add_repeat_option,
     check_common,
@@ -18,6 +19,7 @@ from hotpath.commands.common import (
     db_path,
     deliver,
     emit,
+    real_kernels,
 )
 from hotpath.inputs import (
     UNITS,
@@ -33,7 +35,6 @@ from hotpath.inputs import (
     unique_names,
 )
 from hotpath.labs import Lab
-from hotpath.runner import Runner, repo_root
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", lab: Lab) -> None:
@@ -109,34 +110,6 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     seedtable.add_flags(parser, lab)
     lab.add_arguments(parser)
     parser.set_defaults(handler=lambda args: run(args, lab))
-
-
-def add_kernel_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--kernel-tree",
-        action="append",
-        default=[],
-        metavar="DIR[@REV,...]",
-        help="time this kernel tree's own code beside the rest, repeatable: DIR as its files "
-        "are (linux-HEAD, linux-HEAD+dirty), DIR@REV[,REV...] as each git revision has them "
-        "(linux-REV, read with git show, no checkout); docs/kernel-source.md",
-    )
-    parser.add_argument(
-        "--debian-kernels",
-        action=argparse.BooleanOptionalAction,
-        default=True,
-        help="time Debian's linux-source 6.1 and 6.12 kernels' own code (linux-6.1, "
-        "linux-6.12; fetched by the set-up, `hotpath kernels`) (default: yes)",
-    )
-
-
-def real_kernels(args: argparse.Namespace, lab: Lab, runner: Runner) -> kernelsrc.KernelSet:
-    """The real kernels' variants a lab command times (none for a lab without)."""
-    if not kernelsrc.timed_files(lab.name):
-        return kernelsrc.KernelSet()
-    return kernelsrc.lab_kernels(
-        lab.name, args.kernel_tree, args.debian_kernels, repo_root(), runner.build
-    )
 
 
 def run(args: argparse.Namespace, lab: Lab) -> int:

@@ -14,7 +14,7 @@ import json
 import sys
 
 from hotpath import measure
-from hotpath.commands.common import db_path, deliver
+from hotpath.commands.common import db_path, deliver, real_kernels
 from hotpath.errors import RunnerError, UsageError
 from hotpath.labs import Lab
 from hotpath.render import seedtable as render
@@ -65,6 +65,7 @@ def run(
 ) -> int:
     runner = measure.get_runner()
     known = measure.listing(runner)
+    kernels = real_kernels(args, lab, runner)  # the seed's released code, where a row names it
     requests = []
     for want in seed.wants():
         prim = known.primitive(want.primitive)
@@ -73,6 +74,7 @@ def run(
                 f"--{seed.flag}: the runner has no primitive '{want.primitive}' (lab {lab.name})"
             )
         names = {v.name for v in prim.variants}
+        brought = kernels.runner_args(want.primitive, want.variants)
         present = tuple(v for v in want.variants if v in names)
         if not present:
             raise RunnerError(
@@ -90,6 +92,7 @@ def run(
                 cpu=cpu,
                 unit=args.unit,
                 extra=lab.runner_args(args),
+                brought=brought,
             )
         )
     groups = measure.run_requests(

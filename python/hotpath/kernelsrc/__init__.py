@@ -105,7 +105,8 @@ def _variants(built: Built) -> list[KernelVariant]:
             needs=entry.needs,
             promise=entry.promise,
             desc=entry.desc,
-            origin=f"{entry.where}, Linux {tree.version}: {tree.where}{patched}",
+            origin=f"{entry.where}, Linux {tree.version}: {tree.where}; kernel shim "
+            f"v{built.shim}{patched}",
         )
         for entry in built.component.entries
     ]

@@ -18,6 +18,7 @@ runner's build folder), so that a tree is compiled once until it changes.
 
 import hashlib
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -66,6 +67,14 @@ class Built:
     component: Component
     shared: Path  # the .so the runner loads
     patched: tuple[str, ...]  # the patches' reasons, for the origin line
+    shim: str  # the shim's revision (HP_KSHIM_VERSION in kshim.h)
+
+
+def shim_version(kshim: Path) -> str:
+    match = re.search(
+        rb"#define HP_KSHIM_VERSION (\d+)", (kshim / "include" / "kshim.h").read_bytes()
+    )
+    return match.group(1).decode() if match else "?"
 
 
 def _compiler() -> list[str]:
@@ -147,12 +156,13 @@ def build(tree: KernelTree, component: Component, repo: Path, runner_build: Path
     inputs += [path.encode() + b"\0" + data for path, data in sorted(files.items())]
     entry = cache_root() / "kernel-build" / _digest(inputs)
     shared = entry / f"{component.name}.so"
+    built = Built(tree, component, shared, patched, shim_version(kshim))
     if shared.is_file():
-        return Built(tree, component, shared, patched)
+        return built
     with locked(entry.with_name(f"{entry.name}.lock")):
         if not shared.is_file():
             _compile(tree, component, files, kshim, repo, runner_build, compiler, entry)
-    return Built(tree, component, shared, patched)
+    return built
 
 
 def _compile(
