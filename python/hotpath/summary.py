@@ -119,6 +119,12 @@ def columns(run: RunResult, primitive: str, mode: str) -> list[Column]:
     return [c for c in ranked if (c.best.median or 0.0) >= seedtables.RATIO_FLOOR]
 
 
+def _shown(lab: Lab | None, variant: str) -> str:
+    """A variant's name as the summary says it: a re-implementation of the
+    kernel's code says so (Lab.kernel_label)."""
+    return lab.kernel_label(variant) if lab else variant
+
+
 def _label(lab: Lab | None, size: int, align: int) -> str:
     return lab.column_label(size, align) if lab else f"{size} +{align}"
 
@@ -149,12 +155,12 @@ def _margin(lab: Lab | None, band: list[Column]) -> str:
     parts = []
     if ahead:
         ratios = [c.ratio(c.ranked[1]) for c in ahead]
-        nexts = ", ".join(dict.fromkeys(c.ranked[1].variant for c in ahead))
+        nexts = ", ".join(dict.fromkeys(_shown(lab, c.ranked[1].variant) for c in ahead))
         low, high = _times(min(ratios)), _times(max(ratios))
         span = low if low == high else f"{low[:-1]}-{high}"
         parts.append(f"{span} ahead of {nexts}")
     if ties:
-        names = ", ".join(dict.fromkeys(c.ranked[1].variant for c in ties))
+        names = ", ".join(dict.fromkeys(_shown(lab, c.ranked[1].variant) for c in ties))
         where = (
             ""
             if len(ties) == len(band)
@@ -174,7 +180,8 @@ def fastest_bands(lab: Lab | None, cols: list[Column]) -> list[str]:
         else:
             bands.append([col])
     return [
-        f"{_band_label(lab, band[0], band[-1])}: {band[0].best.variant} ({_margin(lab, band)})"
+        f"{_band_label(lab, band[0], band[-1])}: {_shown(lab, band[0].best.variant)} "
+        f"({_margin(lab, band)})"
         for band in bands
     ]
 
@@ -401,7 +408,7 @@ def _secondary(
     """One line for a primitive beside the lab's main ones (csum_fold beside csum_partial)."""
     cols = [c for mode_cols in per_mode.values() for c in mode_cols]
     winners = Counter(c.best.variant for c in cols)
-    said = ", ".join(f"{name} in {n}" for name, n in winners.most_common())
+    said = ", ".join(f"{_shown(lab, name)} in {n}" for name, n in winners.most_common())
     text = f"{primitive}: fastest {said} of {len(cols)} columns (all modes)"
     own = lab.own_variant(names) if lab else None
     tone = NEUTRAL

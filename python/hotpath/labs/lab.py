@@ -182,7 +182,7 @@ class Lab:
 
     def kernel_label(self, name: str) -> str:
         """How a summary names a kernel variant: a re-implementation says so."""
-        return f"{name} (re-implemented)" if self.reimplemented(name) else name
+        return f"re-implemented {name}" if self.reimplemented(name) else name
 
     def align_label(self, align: int) -> str:
         return self.align_names.get(align, f"+{align}")
