@@ -216,6 +216,11 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv)
 				hp_usage_error("--with-promise", v, "after a --with");
 			run->with_promise[run->nwith - 1] =
 				(uint32_t)opt_u64("with-promise", v, 0, 15);
+		} else if (!strcmp(o, "--with-min-len")) {
+			if (!run->nwith)
+				hp_usage_error("--with-min-len", v, "after a --with");
+			run->with_min_len[run->nwith - 1] =
+				(size_t)opt_u64("with-min-len", v, 0, HP_MAX_SIZE);
 		} else if (!strcmp(o, "--with-desc")) {
 			if (!run->nwith)
 				hp_usage_error("--with-desc", v, "after a --with");

@@ -111,6 +111,7 @@ static void collect_variants(struct hp_run *run)
 		v->needs = run->with_needs[i];
 		v->flags |= run->with_flags[i];
 		v->promise = run->with_promise[i];
+		v->min_len = run->with_min_len[i];
 		if (run->with_origin[i])
 			v->origin = run->with_origin[i];
 		if (run->with_desc[i])

@@ -42,6 +42,7 @@ struct hp_run {
 	const char *with_origin[HP_MAX_LIST], *with_desc[HP_MAX_LIST];
 	uint32_t with_flags[HP_MAX_LIST];
 	uint32_t with_promise[HP_MAX_LIST];	/* --with-promise: primitive's */
+	size_t with_min_len[HP_MAX_LIST];	/* --with-min-len: its domain */
 	size_t nwith;
 	int cpu;
 	struct hp_sampler_opts so;

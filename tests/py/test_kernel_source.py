@@ -8,6 +8,7 @@ trees of unknown layouts). Statuses and values only, never speed.
 """
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -19,7 +20,7 @@ import pytest
 
 from hotpath.errors import UsageError
 from hotpath.kernelsrc import debian, layouts, timed_files, trees
-from hotpath.kernelsrc.build import build
+from hotpath.kernelsrc.build import KERNEL_CFLAGS, build, fitting
 from hotpath.runner import repo_root
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
@@ -46,7 +47,10 @@ def debian_612() -> Path:
 def test_the_shim_builds_every_supported_file_of_both_debian_trees(package, real_runner):
     tree = debian_entry(package).tree()
     assert tree.name == "linux-" + package.removeprefix("linux-source-")
-    for component in layouts.COMPONENTS:
+    # Both have the 5.17-and-later csum layout and the crc32c-intel driver.
+    fit = [c for lab in ("csum", "crc32c") for c in fitting(tree, lab)]
+    assert fit == [layouts.CSUM, layouts.CRC32C_INTEL]
+    for component in fit:
         built = build(tree, component, repo_root(), real_runner)
         symbols = subprocess.run(
             ["nm", "-D", "--defined-only", str(built.shared)], capture_output=True, text=True
@@ -281,5 +285,84 @@ def test_kernels_command_lists_the_cache_and_each_labs_variants(cli):
 def test_a_debian_entry_records_the_files_it_kept():
     entry = debian_entry("linux-source-6.12")
     facts = json.loads((entry.root / "READY").read_text())
-    assert set(facts["files"]) == set(layouts.SOURCE_FILES)
+    assert set(facts["wanted"]) == set(layouts.SOURCE_FILES)
+    # What each tree has of them: neither has lib/crc (Linux 6.17 and later).
+    have = set(layouts.SOURCE_FILES) - set(layouts.CRC32C_LIB.files())
+    assert set(facts["files"]) == have
     assert facts["version"] == entry.version and "seconds" in facts
+
+
+SHIM_PROBE = textwrap.dedent(
+    r"""
+    #include <linux/jump_label.h>
+    #include <linux/static_call.h>
+    #include <asm/cpufeatures.h>
+
+    int printf(const char *format, ...);
+
+    static DEFINE_STATIC_KEY_FALSE(have_thing);
+    static int one(int x) { return x + 1; }
+    static int two(int x) { return x + 2; }
+    DEFINE_STATIC_CALL(add, one);
+
+    int main(void)
+    {
+        int before = static_branch_likely(&have_thing) ? 1 : 0;
+
+        if (boot_cpu_has(X86_FEATURE_XMM4_2))
+            static_branch_enable(&have_thing);
+        printf("key %d %d\n", before, static_branch_likely(&have_thing) ? 1 : 0);
+        printf("call %d", static_call(add)(40));
+        static_call_update(add, two);
+        printf(" %d\n", static_call(add)(40));
+        printf("enabled %d %d\n", IS_ENABLED(CONFIG_X86_64), IS_ENABLED(CONFIG_X86_32));
+        printf("prefer_ymm %d\n", boot_cpu_has(X86_FEATURE_PREFER_YMM));
+        return 0;
+    }
+    """
+)
+
+
+def test_static_keys_and_calls_resolve_as_the_kernel_resolves_them(tmp_path, real_runner):
+    """The shim's static keys, static calls and Kconfig tests, in a program
+    built with the kernel's flags and -nostdinc; the key follows the CPU
+    (HOTPATH_CPU_HIDE hides SSE4.2 from it as from the kernel's code)."""
+    repo = repo_root()
+    (tmp_path / "probe.c").write_text(SHIM_PROBE)
+    include = subprocess.run(
+        ["cc", "-print-file-name=include"], capture_output=True, text=True
+    ).stdout.strip()
+    kshim = repo / "c" / "kshim"
+    flags = [*KERNEL_CFLAGS, "-isystem", include, "-I", str(kshim / "include")]
+    flags += ["-I", str(repo / "c" / "include"), "-include", str(kshim / "include" / "kshim.h")]
+    subprocess.run(["cc", *flags, "-c", str(tmp_path / "probe.c"), "-o", str(tmp_path / "p.o")],
+                   check=True)  # fmt: skip
+    subprocess.run(
+        ["cc", "-O2", "-I", str(repo / "c" / "include"), "-o", str(tmp_path / "probe"),
+         str(tmp_path / "p.o"), str(kshim / "runtime" / "cpu.c"), f"-L{real_runner}",
+         "-lhotpath", f"-Wl,-rpath,{real_runner}"],
+        check=True,
+    )  # fmt: skip
+    out = subprocess.run([str(tmp_path / "probe")], capture_output=True, text=True, check=True)
+    lines = out.stdout.splitlines()
+    assert lines[0] == "key 0 1" and lines[1] == "call 41 42" and lines[2] == "enabled 1 0"
+    # The kernel's zmm_exclusion_list (arch/x86/kernel/cpu/intel.c), read here from cpuinfo.
+    cpu = dict(
+        line.split(":", 1)
+        for line in Path("/proc/cpuinfo").read_text().split("\n\n")[0].splitlines()
+    )
+    field = {k.strip(): v.strip() for k, v in cpu.items()}
+    excluded = (
+        field["vendor_id"] == "GenuineIntel"
+        and field["cpu family"] == "6"
+        and int(field["model"]) in {0x55, 0x6A, 0x6C, 0x7E, 0x7D, 0x9D, 0x8C, 0x8D}
+    )
+    assert lines[3] == f"prefer_ymm {int(excluded)}"
+    hidden = subprocess.run(
+        [str(tmp_path / "probe")],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "HOTPATH_CPU_HIDE": "sse4.2"},
+    )
+    assert hidden.stdout.splitlines()[0] == "key 0 0"

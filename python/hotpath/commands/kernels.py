@@ -14,7 +14,7 @@ import argparse
 from hotpath.debian import candidate_version
 from hotpath.errors import UsageError
 from hotpath.kernelsrc import debian
-from hotpath.kernelsrc.build import check_layout
+from hotpath.kernelsrc.build import fitting
 from hotpath.kernelsrc.layouts import COMPONENTS, LINUX_SOURCE_PACKAGES
 from hotpath.kernelsrc.trees import KernelTree, parse_kernel_tree
 
@@ -52,14 +52,16 @@ def run(args: argparse.Namespace) -> int:
             trees.append(entry.tree())
     for tree in trees:
         print(f"\n{tree.name}: Linux {tree.version}, {tree.where}")
-        for component in COMPONENTS:
+        for lab in dict.fromkeys(c.lab for c in COMPONENTS):
             try:
-                check_layout(tree, component)
+                components = fitting(tree, lab)
             except UsageError as err:
-                print(f"  {component.lab}: not built: {err}")
+                print(f"  {lab}: not built: {err}")
                 continue
-            names = ", ".join(f"{tree.name}{e.suffix} ({e.primitive})" for e in component.entries)
-            print(f"  {component.lab}: {names}")
+            names = ", ".join(
+                f"{tree.name}{e.suffix} ({e.primitive})" for c in components for e in c.entries
+            )
+            print(f"  {lab} ({', '.join(c.name for c in components)}): {names}")
     return 0
 
 

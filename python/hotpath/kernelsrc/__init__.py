@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
-from hotpath.kernelsrc.build import Built, build
+from hotpath.kernelsrc.build import Built, build, fitting
 from hotpath.kernelsrc.debian import debian_trees
 from hotpath.kernelsrc.layouts import Component, components_for
 from hotpath.kernelsrc.trees import KernelTree, parse_kernel_tree, version_key
@@ -57,6 +57,7 @@ class KernelVariant:
     symbol: str
     needs: tuple[str, ...]
     promise: int
+    min_len: int
     desc: str
     origin: str
 
@@ -67,6 +68,8 @@ class KernelVariant:
             args += ["--with-needs", ",".join(self.needs)]
         if self.promise:
             args += ["--with-promise", str(self.promise)]
+        if self.min_len:
+            args += ["--with-min-len", str(self.min_len)]
         return args
 
 
@@ -104,6 +107,7 @@ def _variants(built: Built) -> list[KernelVariant]:
             symbol=entry.symbol,
             needs=entry.needs,
             promise=entry.promise,
+            min_len=entry.min_len,
             desc=entry.desc,
             origin=f"{entry.where}, Linux {tree.version}: {tree.where}; kernel shim "
             f"v{built.shim}{patched}",
@@ -165,7 +169,15 @@ def lab_kernels(
                 f"--kernel-tree: two kernels named '{name}'; allowed: trees and revisions "
                 "of different names (--no-debian-kernels leaves Debian's out)"
             )
-    pairs = [(tree, c) for tree in (*ours, *mine) for c in components]
+    pairs = []
+    for tree in (*ours, *mine):
+        try:
+            pairs += [(tree, c) for c in fitting(tree, lab)]
+        except UsageError as err:
+            if tree in mine:
+                raise
+            found.missing.append(f"{tree.name}: {err}")
+            log(f"{tree.name} left out: {err}")
     for (tree, component), done in zip(pairs, _build_all(pairs, repo, runner_build), strict=True):
         if isinstance(done, Built):
             found.variants += _variants(done)

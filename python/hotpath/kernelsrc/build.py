@@ -27,7 +27,7 @@ from pathlib import Path
 
 from hotpath.debian import cache_root, locked
 from hotpath.errors import RunnerError, UsageError
-from hotpath.kernelsrc.layouts import Component
+from hotpath.kernelsrc.layouts import Component, components_for
 from hotpath.kernelsrc.trees import KernelTree
 
 # The kernel's x86-64 flags (arch/x86/Makefile, the top Makefile) that
@@ -97,28 +97,47 @@ def _system_include(compiler: list[str]) -> str:
     return done.stdout.strip()
 
 
+def _layout_problem(tree: KernelTree, component: Component) -> str | None:
+    """What keeps the tree from the component's layout, None when nothing does."""
+    for path in component.files():
+        if tree.read(path) is None:
+            return f"no {path} (the {component.name} layout of {component.kernels})"
+    for path, symbol in component.symbols:
+        if symbol.encode() not in (tree.read(path) or b""):
+            return f"{path} has no {symbol.rstrip('(')} (the {component.name} layout)"
+    return None
+
+
+def fitting(tree: KernelTree, lab: str) -> list[Component]:
+    """The lab's components whose layout the tree has; UsageError naming,
+    for each, what it lacks when it has none (and a newer layout it has)."""
+    found, problems = [], []
+    for component in components_for(lab):
+        problem = _layout_problem(tree, component)
+        if problem is None:
+            found.append(component)
+        else:
+            problems.append(problem)
+    if found:
+        return found
+    newer = dict.fromkeys(
+        f"{what} ({file})"
+        for component in components_for(lab)
+        for file, what in component.newer
+        if tree.read(file) is not None
+    )
+    hint = f"; the tree has {', '.join(newer)}, not known to the shim yet" if newer else ""
+    raise UsageError(
+        f"{tree.name} ({tree.where}): no {lab} layout the shim knows: {'; '.join(problems)}{hint}"
+    )
+
+
 def check_layout(tree: KernelTree, component: Component) -> dict[str, bytes]:
     """The component's files of the tree, or UsageError naming what is missing."""
-    files: dict[str, bytes] = {}
-    for path in component.files():
-        data = tree.read(path)
-        if data is None:
-            newer = [
-                f"{what} ({file})" for file, what in component.newer if tree.read(file) is not None
-            ]
-            hint = f"; the tree has {', '.join(newer)}, not known to the shim yet" if newer else ""
-            raise UsageError(
-                f"{tree.name} ({tree.where}): no {path}: the {component.name} layout the shim "
-                f"knows (Linux 6.1 to 6.12){hint}"
-            )
-        files[path] = data
-    for path, symbol in component.symbols:
-        if symbol.encode() not in files[path]:
-            raise UsageError(
-                f"{tree.name} ({tree.where}): {path} has no {symbol.rstrip('(')}: not the "
-                f"{component.name} layout the shim knows"
-            )
-    return files
+    problem = _layout_problem(tree, component)
+    if problem is not None:
+        raise UsageError(f"{tree.name} ({tree.where}): {problem}")
+    return {path: tree.read(path) or b"" for path in component.files()}
 
 
 def _patch(component: Component, files: dict[str, bytes]) -> tuple[str, ...]:

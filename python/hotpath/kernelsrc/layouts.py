@@ -32,6 +32,7 @@ class Entry:
     desc: str
     needs: tuple[str, ...] = ()
     promise: int = 0  # the primitive's promise value (c/include/hotpath/<lab>.h)
+    min_len: int = 0  # the shortest length it is defined for
 
 
 @dataclass(frozen=True)
@@ -49,6 +50,7 @@ class Patch:
 class Component:
     name: str
     lab: str
+    kernels: str  # the releases with this layout, for messages
     sources: tuple[str, ...]
     headers: tuple[str, ...]
     included: tuple[str, ...]
@@ -65,6 +67,7 @@ class Component:
 CSUM = Component(
     name="csum",
     lab="csum",
+    kernels="Linux 5.17 and later",
     sources=(
         "arch/x86/lib/csum-partial_64.c",
         "arch/x86/lib/csum-wrappers_64.c",
@@ -131,6 +134,7 @@ CSUM = Component(
 CRC32C_INTEL = Component(
     name="crc32c-intel",
     lab="crc32c",
+    kernels="the crypto driver, Linux 6.1 to 6.13",
     sources=("arch/x86/crypto/crc32c-pcl-intel-asm_64.S",),
     headers=(),
     included=("arch/x86/crypto/crc32c-intel_glue.c",),
@@ -178,13 +182,65 @@ CRC32C_INTEL = Component(
             "RIP-relative as later kernels have it (one lea more per call from 512 B)",
         ),
     ),
-    newer=(
-        ("arch/x86/lib/crc32-glue.c", "the CRC library glue of Linux 6.14 to 6.16"),
-        ("lib/crc/x86/crc32.h", "lib/crc/x86 of Linux 6.17 and later"),
-    ),
+    newer=(("arch/x86/lib/crc32-glue.c", "the CRC library glue of Linux 6.14 to 6.16"),),
 )
 
-COMPONENTS: tuple[Component, ...] = (CSUM, CRC32C_INTEL)
+CRC32C_LIB = Component(
+    name="crc32c-lib",
+    lab="crc32c",
+    kernels="lib/crc/x86 with an AVX-512 path for CRC32C, mainline from mid-2025",
+    sources=("lib/crc/x86/crc32c-3way.S", "lib/crc/x86/crc32-pclmul.S"),
+    headers=(),
+    included=(
+        "lib/crc/x86/crc32.h",
+        "lib/crc/x86/crc-pclmul-template.h",
+        "lib/crc/x86/crc-pclmul-consts.h",
+        "lib/crc/x86/crc-pclmul-template.S",
+    ),
+    glue="crc32c_lib.c",
+    symbols=(
+        ("lib/crc/x86/crc32.h", "crc32c_arch("),
+        ("lib/crc/x86/crc32.h", "crc32_mod_init_arch("),
+        ("lib/crc/x86/crc32.h", "have_vpclmul_avx512"),
+        ("lib/crc/x86/crc32c-3way.S", "crc32c_x86_3way"),
+        ("lib/crc/x86/crc32-pclmul.S", "DEFINE_CRC_PCLMUL_FUNCS(crc32_lsb,"),
+        ("lib/crc/x86/crc-pclmul-consts.h", "crc32_lsb_0x82f63b78_consts"),
+    ),
+    entries=(
+        Entry(
+            "crc32c",
+            "hp_kshim_crc32c",
+            "",
+            "lib/crc/x86/crc32.h",
+            "the kernel's crc32c() (crc32c_arch): one crc32q stream below 512 B; from 512 B "
+            "crc32_lsb_vpclmul_avx512 where the CPU has VPCLMULQDQ and an AVX-512 the kernel "
+            "does not shun, else crc32c_x86_3way; its static keys set for this CPU",
+            needs=("sse4.2",),
+        ),
+        Entry(
+            "crc32c",
+            "hp_kshim_crc32c_3way",
+            ":3way",
+            "lib/crc/x86/crc32c-3way.S",
+            "the kernel's crc32c_x86_3way() alone, between kernel_fpu_begin() and "
+            "kernel_fpu_end(): three crc32q streams recombined with PCLMULQDQ",
+            needs=("sse4.2", "pclmulqdq"),
+        ),
+        Entry(
+            "crc32c",
+            "hp_kshim_crc32c_vpclmul",
+            ":vpclmul",
+            "lib/crc/x86/crc-pclmul-template.S",
+            "the kernel's crc32_lsb_vpclmul_avx512() alone with CRC32C's constants, between "
+            "kernel_fpu_begin() and kernel_fpu_end(): 512-bit VPCLMULQDQ folding (16 B and up)",
+            needs=("avx512bw", "avx512vl", "vpclmulqdq"),
+            min_len=16,
+        ),
+    ),
+    newer=(("arch/x86/lib/crc32-glue.c", "the CRC library glue of Linux 6.14 to 6.16"),),
+)
+
+COMPONENTS: tuple[Component, ...] = (CSUM, CRC32C_INTEL, CRC32C_LIB)
 
 # What `hotpath kernels fetch` extracts from a linux-source package.
 SOURCE_FILES: tuple[str, ...] = (

@@ -25,5 +25,17 @@
 #define asm_goto_output(x...) asm goto(x)
 #define fallthrough __attribute__((__fallthrough__))
 #define ARRAY_SIZE(a) (sizeof(a) / sizeof((a)[0]))
+#define ASM_INPUT_RM "rm"
+#define __ro_after_init
+#define ____cacheline_aligned __attribute__((aligned(64)))
+#define __cacheline_aligned ____cacheline_aligned
+#define BIT(n) (1UL << (n))
+
+/* IS_ENABLED(CONFIG_X): 1 when kshim.h defines CONFIG_X to 1, else 0. */
+#define __hp_kshim_placeholder_1 0,
+#define __hp_kshim_second(ignored, value, ...) value
+#define __hp_kshim_defined(x) ___hp_kshim_defined(__hp_kshim_placeholder_##x)
+#define ___hp_kshim_defined(arg_or_junk) __hp_kshim_second(arg_or_junk 1, 0, 0)
+#define IS_ENABLED(option) __hp_kshim_defined(option)
 
 #endif
