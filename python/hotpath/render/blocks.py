@@ -18,7 +18,7 @@ is, from which tools and model, and where it does not apply.
 import itertools
 from dataclasses import dataclass, field
 
-from hotpath.labs import lab_for
+from hotpath.labs import Lab, lab_for
 from hotpath.render.symbols import APPROX, PLUS_MINUS
 from hotpath.results import Bound, BoundModel, FigureResult, RunResult, VariantResult, unit_name
 from hotpath.stats import intervals_overlap
@@ -161,6 +161,18 @@ def _legend(model: BoundModel, block: Block, with_bound: list[bool]) -> list[str
     return lines
 
 
+def _reimplemented(lab: Lab, primitive: str, variants: list[VariantResult]) -> list[str]:
+    """A line naming the table's re-implementations of the kernel's code
+    (and, where the run has it, each one's real counterpart)."""
+    names = [v.info.name for v in variants]
+    mine = [n for n in names if lab.reimplemented(n)]
+    if not mine:
+        return []
+    real = lab.counterparts.get(primitive, {})
+    said = [f"{n} (the real code: {real[n]})" if real.get(n) in names else n for n in mine]
+    return [f"re-implemented from the kernel's commits, not its code: {', '.join(said)}"]
+
+
 def build_blocks(run: RunResult) -> list[Block]:
     blocks = []
     for primitive in run.primitives():
@@ -198,6 +210,8 @@ def build_blocks(run: RunResult) -> list[Block]:
             )
             if model is not None:
                 block.legend.extend(_legend(model, block, with_bound))
+            if lab is not None:
+                block.legend.extend(_reimplemented(lab, primitive, variants))
             for variant in variants:
                 note = _variant_note(variant)
                 name = variant.info.name
