@@ -155,6 +155,14 @@ static void configure(const struct hp_primitive *p, const char *kv)
 		hp_usage_error("--param", kv, why);
 }
 
+/* The --with that an option such as --with-as describes: the last one. */
+static size_t last_with(const struct hp_run *run, const char *o, const char *v)
+{
+	if (!run->nwith)
+		hp_usage_error(o, v, "after a --with");
+	return run->nwith - 1;
+}
+
 void hp_parse_args(struct hp_run *run, int argc, char **argv)
 {
 	for (int i = 2; i < argc; i++) {
@@ -166,9 +174,7 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv)
 			continue;
 		}
 		if (!strcmp(o, "--with-kernel")) {
-			if (!run->nwith)
-				hp_usage_error("--with-kernel", "", "after a --with");
-			run->with_flags[run->nwith - 1] |= HP_V_KERNEL;
+			run->with_flags[last_with(run, o, "")] |= HP_V_KERNEL;
 			continue;
 		}
 		if (!v)
@@ -200,31 +206,19 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv)
 				hp_usage_error("--param", v, "at most 8 of them");
 			run->params[run->nparams++] = v;
 		} else if (!strcmp(o, "--with-as")) {
-			if (!run->nwith)
-				hp_usage_error("--with-as", v, "after a --with");
-			run->with_as[run->nwith - 1] = v;
+			run->with_as[last_with(run, o, v)] = v;
 		} else if (!strcmp(o, "--with-needs")) {
-			if (!run->nwith)
-				hp_usage_error("--with-needs", v, "after a --with");
-			run->with_needs[run->nwith - 1] = parse_needs(v);
+			run->with_needs[last_with(run, o, v)] = parse_needs(v);
 		} else if (!strcmp(o, "--with-origin")) {
-			if (!run->nwith)
-				hp_usage_error("--with-origin", v, "after a --with");
-			run->with_origin[run->nwith - 1] = v;
+			run->with_origin[last_with(run, o, v)] = v;
+		} else if (!strcmp(o, "--with-desc")) {
+			run->with_desc[last_with(run, o, v)] = v;
 		} else if (!strcmp(o, "--with-promise")) {
-			if (!run->nwith)
-				hp_usage_error("--with-promise", v, "after a --with");
-			run->with_promise[run->nwith - 1] =
+			run->with_promise[last_with(run, o, v)] =
 				(uint32_t)opt_u64("with-promise", v, 0, 15);
 		} else if (!strcmp(o, "--with-min-len")) {
-			if (!run->nwith)
-				hp_usage_error("--with-min-len", v, "after a --with");
-			run->with_min_len[run->nwith - 1] =
+			run->with_min_len[last_with(run, o, v)] =
 				(size_t)opt_u64("with-min-len", v, 0, HP_MAX_SIZE);
-		} else if (!strcmp(o, "--with-desc")) {
-			if (!run->nwith)
-				hp_usage_error("--with-desc", v, "after a --with");
-			run->with_desc[run->nwith - 1] = v;
 		} else if (!strcmp(o, "--rounds")) {
 			run->so.rounds = opt_u64("rounds", v, 1, 1000000);
 		} else if (!strcmp(o, "--warmup")) {

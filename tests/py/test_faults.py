@@ -70,7 +70,10 @@ def test_a_failing_variant_is_named_and_the_run_kept(cli, bad_c: Path, function,
     assert f"WRONG: {words}" in row
     assert "expected 0x0, got 0x0" not in row  # a fault has no values to show
     ref = next(line for line in res.out.splitlines() if line.startswith("rfc1071-ref"))
-    assert "WRONG" not in ref and "n/a" not in ref.split()[1]  # the others were timed
+    # The others were timed: a figure, or n/a because a neighbour on the
+    # core spoiled every sample (said so), never a fault of theirs.
+    assert "WRONG" not in ref
+    assert "n/a" not in ref.split()[1] or "no clean sample" in ref
 
 
 def test_printing_does_not_corrupt_the_output(cli, bad_c: Path):

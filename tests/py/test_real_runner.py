@@ -38,9 +38,15 @@ def test_csum_json(cli):
     assert {f["mode"] for f in doc["figures"]} == {"latency", "throughput", "fenced"}
     assert {(f["size"], f["align"]) for f in doc["figures"]} == {(40, 0), (40, 1), (64, 0),
                                                                   (64, 1)}  # fmt: skip
-    ref = [f for f in doc["figures"] if f["variant"] == "rfc1071-ref" and f["status"] == "ok"]
-    # every figure has its 8 clean samples; some have more while others wait for theirs
-    assert ref and all(f["n"] >= 8 and f["median"] is not None for f in ref)
+    ref = [f for f in doc["figures"] if f["variant"] == "rfc1071-ref"]
+    # every figure has its 8 clean samples (some more while others wait for
+    # theirs), or says that a neighbour on the core left it short or none
+    assert len(ref) == 12
+    for f in ref:
+        if f["status"] == "ok":
+            assert f["median"] is not None and (f["n"] >= 8 or f["short"]), f
+        else:
+            assert f["status"] == "n/a" and "no clean sample" in f["reason"], f
     # the chain bound beside the 40-byte latency figures, n/a everywhere else
     bounds = {(f["variant"], f["size"], f["align"], f["mode"]): f["bound"] for f in doc["figures"]}
     assert bounds[("seed-dead-code", 64, 0, "latency")]["status"] == "n/a"
