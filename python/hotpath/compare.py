@@ -11,16 +11,17 @@ called identical runs different with p = 1e-40). So:
   spread of the replicas' medians. The ratio's 95% interval comes from
   Student's t on the log medians: paired replica by replica when both
   figures come from the same run (two variants timed side by side),
-  Welch's otherwise. A figure is "faster" or "slower" when that interval
-  excludes 1 and the ratio is beyond the threshold.
-- **A single run on either side**: no p-value is offered. The ratio is
-  called a change only when its interval (bootstrap within the runs) lies
-  beyond this machine's A/A floor: the largest difference it has shown
-  between replicas of identical runs (`AAFloor`, from the history), or
-  DEFAULT_FLOOR when it has shown none yet.
+  Welch's otherwise. The evidence shows a difference when that interval
+  excludes 1.
+- **A single run on either side**: no p-value is offered. The evidence
+  shows a difference only when the ratio's interval (bootstrap within the
+  runs) lies beyond this machine's A/A floor: the largest difference it
+  has shown between replicas of identical runs (`AAFloor`, from the
+  history), or DEFAULT_FLOOR when it has shown none yet.
 
-Either way the medians must also differ by more than MIN_ABS_DIFFERENCE of
-their unit: a ratio means nothing for figures near zero.
+A difference shown is then "faster"/"slower" beyond the user's threshold
+and "below the threshold" (with its size) within it; medians MIN_ABS_DIFFERENCE
+of their unit or less apart are "within one unit" (hotpath.verdicts).
 """
 
 import math
@@ -29,14 +30,11 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from hotpath.machine import Fingerprint
-from hotpath.results import FigureResult, RunResult
+from hotpath.results import FigureResult, RunResult, unit_name
 from hotpath.significance import bootstrap_ratio_ci, t_two_sided_p
 from hotpath.stats import t975
+from hotpath.verdicts import DEFAULT_THRESHOLD, MIN_ABS_DIFFERENCE, NO_EVIDENCE, decide
 
-DEFAULT_THRESHOLD = 0.02
-NO_EVIDENCE = "no evidence of a difference"
-# Below one cycle (or tick) the engine cannot tell figures apart reliably.
-MIN_ABS_DIFFERENCE = 1.0
 MIN_REPLICAS = 3
 # Single runs on a machine with no A/A history: assumed, and said so.
 DEFAULT_FLOOR = 0.05
@@ -92,7 +90,8 @@ class FigureComparison:
     ratio: float
     ratio_ci: tuple[float, float]
     p_value: float | None  # only from replicas, never from samples of one process
-    verdict: str
+    verdict: str  # hotpath.verdicts: faster, slower, below the threshold, ...
+    verdict_text: str  # the verdict in words, with the change where it says more
     method: str  # "paired replicas", "replicas", "single runs"
     floor: float | None = None  # single runs: the A/A floor the CI had to clear
     floor_source: str | None = None
@@ -114,34 +113,6 @@ class Comparison:
     @property
     def same_machine(self) -> bool:
         return self.machine_a.key() == self.machine_b.key()
-
-
-def verdict(
-    ratio: float,
-    ratio_ci: tuple[float, float],
-    band: float,
-    abs_diff: float = math.inf,
-    excludes_one: bool = False,
-) -> str:
-    """faster/slower or NO_EVIDENCE.
-
-    Replicas (excludes_one=True): the 95% interval excludes 1 and the ratio
-    is beyond `band`. Single runs: the whole interval lies beyond `band`.
-    """
-    lo, hi = ratio_ci
-    if math.isnan(lo) or math.isnan(hi) or math.isnan(ratio) or abs_diff <= MIN_ABS_DIFFERENCE:
-        return NO_EVIDENCE
-    if excludes_one:
-        if hi < 1.0 and ratio < 1.0 - band:
-            return "faster"
-        if lo > 1.0 and ratio > 1.0 + band:
-            return "slower"
-        return NO_EVIDENCE
-    if hi < 1.0 - band:
-        return "faster"
-    if lo > 1.0 + band:
-        return "slower"
-    return NO_EVIDENCE
 
 
 def replica_ratio(
@@ -177,22 +148,17 @@ def compare_figures(
     ratio = b.median / a.median if a.median else math.nan
     diff = abs(b.median - a.median)
     ra, rb = a.replica_medians, b.replica_medians
+    unit = unit_name(a.unit)
     if len(ra) >= MIN_REPLICAS and len(rb) >= MIN_REPLICAS and a.median > 0:
         paired = paired and len(ra) == len(rb)
         ci, p_value = replica_ratio(ra, rb, paired)
-        return FigureComparison(
-            a,
-            b,
-            ratio,
-            ci,
-            p_value,
-            verdict(ratio, ci, threshold, diff, excludes_one=True),
-            "paired replicas" if paired else "replicas",
-        )
-    band = max(threshold, floor[0])
+        said = decide(ratio, ci, threshold, abs_diff=diff, unit=unit)
+        method = "paired replicas" if paired else "replicas"
+        return FigureComparison(a, b, ratio, ci, p_value, said.kind, said.text, method)
     ci = bootstrap_ratio_ci(a.samples, b.samples)
+    said = decide(ratio, ci, threshold, floor=floor[0], abs_diff=diff, unit=unit)
     return FigureComparison(
-        a, b, ratio, ci, None, verdict(ratio, ci, band, diff), "single runs", floor[0], floor[1]
+        a, b, ratio, ci, None, said.kind, said.text, "single runs", floor[0], floor[1]
     )
 
 
@@ -248,25 +214,28 @@ def compare_runs(
 def rule_lines(cmp: Comparison) -> list[str]:
     methods = {row.method for row in cmp.rows}
     lines = [
-        f"B/A ratio of medians with its 95% interval. Figures whose medians differ by "
-        f"{MIN_ABS_DIFFERENCE:g} {'unit' if MIN_ABS_DIFFERENCE == 1 else 'units'} or less "
-        "are never called different."
+        "B/A ratio of medians with its 95% interval. Where the evidence shows a difference: "
+        f"'faster'/'slower' beyond the threshold of {cmp.threshold:.1%} (--threshold), "
+        "'below the threshold' with the change and its interval within it; "
+        f"'within one unit' where the medians are {MIN_ABS_DIFFERENCE:g} "
+        f"{'unit' if MIN_ABS_DIFFERENCE == 1 else 'units'} or less apart (below what the "
+        f"engine tells apart); '{NO_EVIDENCE}' where it shows none."
     ]
     if methods & {"replicas", "paired replicas"}:
         lines.append(
             f"replicas ({MIN_REPLICAS}+ processes each side): interval from Student's t on "
-            "the replicas' log medians (paired when both are from one run); 'faster'/'slower' "
-            f"when it excludes 1 and the ratio is beyond the threshold {cmp.threshold:g}."
+            "the replicas' log medians (paired when both are from one run); the evidence "
+            "shows a difference when it excludes 1."
         )
     if "single runs" in methods:
         floors = sorted({(row.floor, row.floor_source) for row in cmp.rows if row.floor})
         said = "; ".join(f"{f:.1%} ({src})" for f, src in floors[:3] if f is not None)
         lines.append(
             "single runs: samples inside one process say nothing about another, so no "
-            "p-value is given; a figure is called different only when its whole interval "
+            "p-value is given; the evidence shows a difference only when the whole interval "
             "lies beyond this machine's A/A floor (the largest difference it has shown "
-            f"between identical runs) or the threshold {cmp.threshold:g}, whichever is "
-            f"larger. Floor: {said or 'n/a'}. Run both sides with --repeat 3 for more power."
+            f"between identical runs). Floor: {said or 'n/a'}. Run both sides with --repeat 3 "
+            "for more power."
         )
     return lines
 
@@ -313,7 +282,7 @@ def render(cmp: Comparison) -> str:
             f"{f.primitive:<14} {f.mode:<10} {f.variant:<18} {f.size:>7} {f.align:>5} "
             f"{row.a.median or 0:>6.1f} {unit:<3} {row.b.median or 0:>6.1f} {unit:<3} "
             f"{row.ratio:>6.3f} {row.ratio_ci[0]:>6.3f}-{row.ratio_ci[1]:<6.3f} "
-            f"{evidence:>14}  {row.verdict}"
+            f"{evidence:>14}  {row.verdict_text}"
         )
     if not cmp.rows:
         lines.append("(no figure is present in both runs)")
@@ -355,6 +324,7 @@ def to_json(cmp: Comparison) -> dict[str, object]:
                 "floor": r.floor,
                 "floor_source": r.floor_source,
                 "verdict": r.verdict,
+                "verdict_text": r.verdict_text,
             }
             for r in cmp.rows
         ],

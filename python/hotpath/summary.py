@@ -31,12 +31,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from hotpath import seedtables
-from hotpath.compare import MIN_ABS_DIFFERENCE
 from hotpath.labs import Lab, lab_for
 from hotpath.protocol import Variant
 from hotpath.render.context import state_lines
 from hotpath.results import FigureResult, RunResult, unit_name
 from hotpath.stats import intervals_overlap
+from hotpath.verdicts import MIN_ABS_DIFFERENCE
 
 PLURAL = {seedtables.HOLDS: "hold", seedtables.DOES_NOT_HOLD: "do not hold"}
 OWN_NEAR = 0.03  # "within 3% of the fastest": the issue 10 target

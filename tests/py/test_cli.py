@@ -100,7 +100,7 @@ def test_history_and_compare(cli, tmp_path: Path, monkeypatch):
     assert hist.status == 0 and "hotpath csum" in hist.out and "AMD EPYC" in hist.out
     res = cli("compare", "last~1", "last", "--db", db)
     assert res.status == 0
-    assert "slower" in res.out and "threshold 0.02" in res.out
+    assert "slower" in res.out and "threshold of 2.0% (--threshold)" in res.out
     same = cli("compare", "1", "1", "--db", db, "--json").json()
     assert {f["verdict"] for f in same["figures"]} == {"no evidence of a difference"}
 

@@ -11,8 +11,8 @@ from hotpath.compare import (
     compare_runs,
     render,
     replica_ratio,
-    verdict,
 )
+from hotpath.verdicts import BELOW, WITHIN_UNIT, decide
 from test_store import make_run
 
 STEADY = [1.0, 1.005, 0.997]  # replica medians of one figure / its base, 0.8% apart
@@ -91,18 +91,35 @@ def test_machine_mismatch_named():
     assert "AMD EPYC 9R14" in text and "model 17" in text and "model 97" in text
 
 
+def kind(*args, **kw) -> str:
+    return decide(*args, **kw).kind
+
+
 def test_verdict_rules():
-    # single runs: the whole interval beyond the band
-    assert verdict(0.85, (0.80, 0.90), 0.02) == "faster"
-    assert verdict(1.07, (1.05, 1.10), 0.02) == "slower"
-    assert verdict(0.98, (0.97, 0.99), 0.02) == NO_EVIDENCE  # CI touches the band
-    # replicas: the interval excludes 1 and the ratio is beyond the band
-    assert verdict(0.96, (0.93, 0.99), 0.02, excludes_one=True) == "faster"
-    assert verdict(0.99, (0.985, 0.995), 0.02, excludes_one=True) == NO_EVIDENCE
-    assert verdict(0.96, (0.90, 1.01), 0.02, excludes_one=True) == NO_EVIDENCE
+    # single runs: the whole interval beyond this machine's A/A floor
+    assert kind(0.85, (0.80, 0.90), 0.02, floor=0.05) == "faster"
+    assert kind(1.07, (1.06, 1.10), 0.02, floor=0.05) == "slower"
+    within = decide(1.03, (1.02, 1.04), 0.02, floor=0.05)
+    assert within.kind == NO_EVIDENCE and "within this machine's A/A floor (5%)" in within.text
+    # replicas: the interval excludes 1; beyond the threshold it is a direction
+    assert kind(0.96, (0.93, 0.99), 0.02) == "faster"
+    assert kind(0.96, (0.90, 1.01), 0.02) == NO_EVIDENCE  # the interval includes 1
+    # a difference the evidence shows, within the threshold, is said with its size
+    small = decide(1.019, (1.0186, 1.0194), 0.02)
+    assert small.kind == BELOW
+    assert small.text == "1.9% slower [1.9, 1.9], below the 2% threshold"
+    assert decide(0.99, (0.985, 0.995), 0.02).text == (
+        "1.0% faster [0.5, 1.5], below the 2% threshold"
+    )
+    # with threshold 0 every difference shown has a direction
+    assert kind(1.019, (1.0186, 1.0194), 0.0) == "slower"
+    assert "0.5% threshold" in decide(1.003, (1.001, 1.005), 0.005).text
 
 
-def test_figures_near_zero_are_not_called_different() -> None:
-    # a tight ratio far outside the band, but one cycle apart
-    assert verdict(-0.15, (-0.2, -0.1), 0.02, abs_diff=1.0) == NO_EVIDENCE
-    assert verdict(1.55, (1.5, 1.6), 0.02, abs_diff=5.0) == "slower"
+def test_figures_near_zero_are_said_within_one_unit() -> None:
+    # a tight ratio far outside the band, but one cycle apart: the rule names itself
+    near = decide(0.85, (0.8, 0.9), 0.02, abs_diff=1.0, unit="core cycles")
+    assert near.kind == WITHIN_UNIT
+    assert near.text.startswith("within one unit: medians 1 core cycles apart")
+    assert kind(1.55, (1.5, 1.6), 0.02, abs_diff=5.0) == "slower"
+    assert kind(1.0, (0.9, 1.1), 0.02, abs_diff=0.5) == NO_EVIDENCE  # no difference shown

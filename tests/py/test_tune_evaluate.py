@@ -21,7 +21,6 @@ from pathlib import Path
 
 import pytest
 
-from hotpath.compare import DEFAULT_THRESHOLD
 from hotpath.tune import evaluate, workloads
 from hotpath.tune import profile as profile_mod
 from hotpath.tune.plan import make_plan
@@ -72,10 +71,6 @@ def evaluate_args(prof: Path, root: Path, rounds: int, command: str, *extra: str
     """`hotpath tune evaluate` on the fake tree with one workload, no warm-up."""
     return ["tune", "evaluate", str(prof), "--root", str(root), "--rounds", str(rounds),
             "--warmup", "0", "--command", command, *extra]  # fmt: skip
-
-
-def test_threshold_matches_compare():
-    assert evaluate.DEFAULT_THRESHOLD == DEFAULT_THRESHOLD
 
 
 def test_hurting_setting_found_and_named_settings_restored(cli, tmp_path):

@@ -19,6 +19,7 @@ from hotpath.render import compare_html
 from hotpath.report import check_folder
 from hotpath.results import RunResult
 from hotpath.store import Store, check_db_path
+from hotpath.verdicts import DEFAULT_THRESHOLD, check_threshold
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -35,8 +36,10 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument(
         "--threshold",
         type=float,
-        default=compare.DEFAULT_THRESHOLD,
-        help="smallest ratio change called a difference (default 0.02: 2%%)",
+        default=DEFAULT_THRESHOLD,
+        help="the change below which a difference the evidence shows is said as 'below the "
+        "threshold' with its size, not 'faster'/'slower' (default 0.02: 2%%; 0: every "
+        "difference shown is faster or slower)",
     )
     parser.add_argument("--json", action="store_true", help="print hotpath.compare/2 JSON")
     parser.add_argument(
@@ -67,8 +70,7 @@ def _check_variant(run: RunResult, variant: str, ref: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if not 0.0 <= args.threshold < 1.0:
-        raise UsageError(f"--threshold '{args.threshold}': allowed: a fraction in [0, 1)")
+    check_threshold(args.threshold)
     if args.html is not None:
         check_folder(args.html, "--html")
     ref_a, variant_a = _split(args.run_a)

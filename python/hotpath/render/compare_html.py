@@ -13,10 +13,11 @@ medians, the interval and the method. Self-contained like report.html.
 import html
 import math
 
-from hotpath.compare import NO_EVIDENCE, Comparison, FigureComparison, rule_lines
+from hotpath.compare import Comparison, FigureComparison, rule_lines
 from hotpath.labs import lab_for
 from hotpath.render.html import STYLE
 from hotpath.results import RunResult, unit_name
+from hotpath.verdicts import BELOW, FASTER, SLOWER
 
 # Ratio at which the colour is full: 2x slower (or twice as fast).
 RATIO_FULL = 2.0
@@ -27,10 +28,14 @@ MACHINE_FIELDS = (
 
 
 def ratio_colour(row: FigureComparison) -> str:
-    if row.verdict == NO_EVIDENCE:
+    """Green faster, red slower; a pale tint where the difference is below
+    the threshold; grey where the evidence shows none (or within one unit)."""
+    if row.verdict not in (FASTER, SLOWER, BELOW):
         return "#eeeeee"
     share = min(1.0, abs(math.log(row.ratio)) / math.log(RATIO_FULL))
-    hue = 120 if row.verdict == "faster" else 0
+    hue = 120 if row.ratio < 1.0 else 0
+    if row.verdict == BELOW:
+        return f"hsl({hue}, 40%, 94%)"
     return f"hsl({hue}, 60%, {92 - 22 * share:.0f}%)"
 
 
@@ -44,12 +49,14 @@ def verdict_lines(cmp: Comparison) -> list[str]:
     rows = cmp.rows
     if not rows:
         return ["no figure is present in both runs"]
-    faster = [r for r in rows if r.verdict == "faster"]
-    slower = [r for r in rows if r.verdict == "slower"]
-    same = len(rows) - len(faster) - len(slower)
+    faster = [r for r in rows if r.verdict == FASTER]
+    slower = [r for r in rows if r.verdict == SLOWER]
+    below = [r for r in rows if r.verdict == BELOW]
+    same = len(rows) - len(faster) - len(slower) - len(below)
     lines = [
-        f"B is faster in {len(faster)}, slower in {len(slower)} and not shown to differ in "
-        f"{same} of {len(rows)} figures present in both runs"
+        f"B is faster in {len(faster)}, slower in {len(slower)}, different by less than the "
+        f"{cmp.threshold:.1%} threshold in {len(below)} and not shown to differ in {same} of "
+        f"{len(rows)} figures present in both runs"
     ]
     for word, chosen, pick in (("faster", faster, min), ("slower", slower, max)):
         if chosen:
@@ -113,7 +120,7 @@ def _tables(cmp: Comparison) -> list[str]:
                 title = (
                     f"A {row.a.median or 0:.2f} {unit}, B {row.b.median or 0:.2f} {unit}; "
                     f"B/A 95% interval {row.ratio_ci[0]:.3f}-{row.ratio_ci[1]:.3f} "
-                    f"({row.method}{evidence}{floor}): {row.verdict}"
+                    f"({row.method}{evidence}{floor}): {row.verdict_text}"
                 )
                 tds.append(
                     f'<td class="heat" style="background:{ratio_colour(row)}" '

@@ -10,8 +10,10 @@ the ratio of medians, its bootstrap 95% interval (hotpath.significance),
 the Mann-Whitney p-value (hotpath.tune.ranktest), and a verdict: better or
 worse only when p is below alpha divided by the number of comparisons made
 (Bonferroni: the whole evaluation keeps a 5% chance of one false call),
-the interval excludes 1, and the ratio is beyond --threshold; otherwise
-"no evidence".
+the interval excludes 1, and the ratio is beyond --threshold; the same
+evidence with a ratio within the threshold is said as the change and its
+interval, "below the threshold" (hotpath.verdicts); otherwise "no
+evidence".
 
 The snapshot of A is written before the first change (hotpath.tune.apply),
 and A is restored at the end, on an error, on Ctrl-C and on SIGTERM (the
@@ -44,13 +46,9 @@ from hotpath.tune.options import (
 from hotpath.tune.plan import Item
 from hotpath.tune.ranktest import mann_whitney_u
 from hotpath.tune.workloads import Workload, select
+from hotpath.verdicts import DEFAULT_THRESHOLD, below, change, check_threshold
 
 ALPHA = 0.05
-# hotpath.compare.DEFAULT_THRESHOLD (a test keeps them equal). Not imported:
-# the statistics need numpy, which `python -m hotpath.tune` must not load to
-# apply, verify or revert (numpy's wheels stop with SIGILL on CPUs without
-# x86-64-v2, e.g. QEMU's default emulated CPU).
-DEFAULT_THRESHOLD = 0.02
 MIN_ROUNDS, MAX_ROUNDS = 3, 500
 NO_EVIDENCE = "no evidence"
 
@@ -159,10 +157,12 @@ def judge(
     ci = bootstrap_ratio_ci(np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64))
     _, p = mann_whitney_u(a, b)
     verdict = NO_EVIDENCE
-    beyond = abs(ratio - 1.0) > threshold
-    if p < alpha and beyond and (ci[0] > 1.0 or ci[1] < 1.0):
-        higher = ratio > 1.0
-        verdict = "worse" if higher == w.lower_is_better else "better"
+    if p < alpha and (ci[0] > 1.0 or ci[1] < 1.0):
+        if abs(ratio - 1.0) > threshold:
+            higher = ratio > 1.0
+            verdict = "worse" if higher == w.lower_is_better else "better"
+        else:  # a difference the evidence shows, smaller than the user's threshold
+            verdict = below(change(ratio, ci, "higher", "lower"), threshold)
     return Verdict(w, base, other, ratio, ci, p, verdict, setting)
 
 
@@ -248,8 +248,7 @@ def measure(
 def run(args: argparse.Namespace) -> int:
     if not MIN_ROUNDS <= args.rounds <= MAX_ROUNDS:
         raise UsageError(f"--rounds '{args.rounds}': allowed: {MIN_ROUNDS}..{MAX_ROUNDS}")
-    if not 0.0 <= args.threshold < 1.0:
-        raise UsageError(f"--threshold '{args.threshold}': allowed: a fraction in [0, 1)")
+    check_threshold(args.threshold)
     if not 0 <= args.warmup <= 10:
         raise UsageError(f"--warmup '{args.warmup}': allowed: 0..10")
     root = checked_root(args)
@@ -331,8 +330,9 @@ def render(
         f"machine: {machine}",
         "figures: median of one figure per process run [p10..p90]; ratio = other/base median "
         "with its bootstrap 95% CI; p: Mann-Whitney two-sided; "
-        f"called only when p < {alpha:.2g} (0.05 Bonferroni), CI excludes 1, "
-        f"|ratio - 1| > {args.threshold}",
+        f"better/worse only when p < {alpha:.2g} (0.05 Bonferroni), CI excludes 1, "
+        f"|ratio - 1| > {args.threshold} (--threshold); with |ratio - 1| within it, "
+        "the change and its CI, below the threshold",
         "",
         f"{'workload':<16} {'base':<32} {'other':<32} {'base figure':<32} "
         f"{'other figure':<32} {'ratio':>6} {'95% CI':>15} {'p':>8}  verdict",

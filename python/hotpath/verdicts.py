@@ -1,0 +1,107 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What a comparison's evidence shows, in words: one rule for every verdict.
+
+Kernel patches are argued with small numbers ("+3.3% at 512 bytes"), so a
+difference the evidence shows is never called "no evidence" because it is
+small. Given a ratio B/A, its 95% interval and the user's threshold:
+
+- "faster" / "slower": the interval excludes 1 and the change is beyond
+  the threshold;
+- "below the threshold": the interval excludes 1 but the change is within
+  the threshold, said with its size: "1.9% slower [1.9, 2.0], below the 2%
+  threshold";
+- "within one unit": the medians are one unit (core cycle or TSC tick) or
+  less apart, below what the engine can tell apart, however tight the
+  interval;
+- "no evidence of a difference": the interval includes 1, or (single runs)
+  the change is within the differences this machine shows between
+  identical runs (its A/A floor), so that placement alone could explain it.
+
+No numpy here: the tuning lab decides its verdicts with this too, and must
+not load numpy (hotpath.tune.evaluate says why).
+"""
+
+import math
+from dataclasses import dataclass
+
+from hotpath.errors import UsageError
+
+# The default threshold of every command that gives verdicts (--threshold).
+DEFAULT_THRESHOLD = 0.02
+FASTER = "faster"
+SLOWER = "slower"
+BELOW = "below the threshold"
+WITHIN_UNIT = "within one unit"
+NO_EVIDENCE = "no evidence of a difference"
+# Below one cycle (or tick) the engine cannot tell figures apart reliably.
+MIN_ABS_DIFFERENCE = 1.0
+
+
+@dataclass(frozen=True)
+class Verdict:
+    kind: str  # one of the five above
+    text: str  # what a table prints: the kind, with the change where it says more
+
+
+def percent(fraction: float) -> str:
+    """0.02 -> '2%', 0.005 -> '0.5%'."""
+    return f"{fraction * 100:g}%"
+
+
+def change(ratio: float, ci: tuple[float, float], up: str = "slower", down: str = "faster") -> str:
+    """'1.9% slower [1.9, 2.0]': the change in percent and its interval
+    (`up` and `down` name the directions: slower/faster for times)."""
+    word = up if ratio > 1.0 else down
+    sign = 1.0 if ratio > 1.0 else -1.0
+    ends = sorted(sign * (end - 1.0) * 100.0 for end in ci)
+    size = sign * (ratio - 1.0) * 100.0
+    return f"{size:.1f}% {word} [{ends[0]:.1f}, {ends[1]:.1f}]"
+
+
+def decide(
+    ratio: float,
+    ci: tuple[float, float],
+    threshold: float,
+    *,
+    floor: float | None = None,
+    abs_diff: float = math.inf,
+    unit: str = "units",
+) -> Verdict:
+    """The verdict for B/A = `ratio` with its 95% interval `ci`.
+
+    With replicas (`floor` None) the interval must exclude 1; for single
+    runs it must lie wholly beyond `floor`, this machine's A/A floor, and
+    is then compared with the threshold as replicas' is.
+    """
+    lo, hi = ci
+    if any(math.isnan(x) for x in (lo, hi, ratio)):
+        return Verdict(NO_EVIDENCE, f"{NO_EVIDENCE} (no interval)")
+    edge = floor if floor is not None else 0.0
+    if lo <= 1.0 + edge and hi >= 1.0 - edge:
+        if floor is not None and (lo > 1.0 or hi < 1.0):
+            return Verdict(
+                NO_EVIDENCE,
+                f"{NO_EVIDENCE}: {change(ratio, ci)} is within this machine's A/A floor "
+                f"({percent(round(floor, 4))})",
+            )
+        return Verdict(NO_EVIDENCE, NO_EVIDENCE)
+    if abs_diff <= MIN_ABS_DIFFERENCE:
+        return Verdict(
+            WITHIN_UNIT,
+            f"{WITHIN_UNIT}: medians {abs_diff:.2g} {unit} apart, below what the engine "
+            "tells apart",
+        )
+    if abs(ratio - 1.0) > threshold:
+        return Verdict(SLOWER if ratio > 1.0 else FASTER, SLOWER if ratio > 1.0 else FASTER)
+    return Verdict(BELOW, below(change(ratio, ci), threshold))
+
+
+def below(changed: str, threshold: float) -> str:
+    return f"{changed}, below the {percent(threshold)} threshold"
+
+
+def check_threshold(value: float, option: str = "--threshold") -> float:
+    """The user's threshold: a fraction in [0, 1)."""
+    if not 0.0 <= value < 1.0:
+        raise UsageError(f"{option} '{value}': allowed: a fraction in [0, 1), e.g. 0.02 for 2%")
+    return value
