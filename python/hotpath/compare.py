@@ -137,6 +137,18 @@ def replica_ratio(
     return (math.exp(mean - half), math.exp(mean + half)), t_two_sided_p(mean / se, df)
 
 
+def detectable_change(replica_medians: list[float], repeat: int = MIN_REPLICAS) -> float | None:
+    """The half-width of the interval compare would give two figures of
+    `repeat` replicas each with this spread: a change of that size is
+    called about half the time, one of twice that size nearly always.
+    None with fewer than two replicas (no spread to go by)."""
+    meds = [m for m in replica_medians if m > 0]
+    if len(meds) < 2:
+        return None
+    spread = float(np.log(np.asarray(meds)).std(ddof=1))
+    return math.exp(t975(2.0 * (repeat - 1)) * spread * math.sqrt(2.0 / repeat)) - 1.0
+
+
 def compare_figures(
     a: FigureResult,
     b: FigureResult,

@@ -38,6 +38,7 @@ def write_pages(
     folder: Path,
     from_history: bool = False,
     extra_labs: Sequence[summary.LabSummary] = (),
+    threshold: float = 0.0,
 ) -> list[Path]:
     """The report without results.json: report.md, report.html, plots/, chains/.
 
@@ -49,7 +50,8 @@ def write_pages(
     calibration = calibration_from_json(run.calibration) if run.calibration else None
     calib_text = render_calibration(calibration) if calibration else []
     md = ["# hotpath report", "", f"{run.started}, hotpath {run.version}: `{run.command_line}`", ""]
-    md.extend(summary.render_markdown(summary.summarize(run, extra_labs)))
+    found = summary.summarize(run, extra_labs, threshold)
+    md.extend(summary.render_markdown(found))
     warnings = [*run.machine.warnings(), *run.variant_warnings()]
     md.extend(["", *(f"- warning: {w}" for w in warnings)] if warnings else [])
     if from_history:
@@ -68,7 +70,7 @@ def write_pages(
     svgs = [p for p in plots if p.suffix == ".svg"]
     files[1].write_text(
         html_format.render_page(
-            run, svgs, calibration, calib_text, [STORED_NOTE] if from_history else [], extra_labs
+            run, svgs, calibration, calib_text, [STORED_NOTE] if from_history else [], found
         ),
         encoding="utf-8",
     )

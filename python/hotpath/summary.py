@@ -36,7 +36,7 @@ from hotpath.protocol import Variant
 from hotpath.render.context import state_lines
 from hotpath.results import FigureResult, RunResult, unit_name
 from hotpath.stats import intervals_overlap
-from hotpath.verdicts import MIN_ABS_DIFFERENCE
+from hotpath.verdicts import MIN_ABS_DIFFERENCE, percent
 
 PLURAL = {seedtables.HOLDS: "hold", seedtables.DOES_NOT_HOLD: "do not hold"}
 OWN_NEAR = 0.03  # "within 3% of the fastest": the issue 10 target
@@ -238,26 +238,34 @@ def own_line(lab: Lab | None, own: str, cols: list[Column]) -> tuple[str, str]:
     return text, GOOD if near == count else BAD
 
 
-def kernel_line(newest: str, older: str, cols: list[Column]) -> str | None:
-    """The newest kernel version against an older one over their shared columns."""
+def kernel_line(newest: str, older: str, cols: list[Column], threshold: float = 0.0) -> str | None:
+    """The newest kernel version against an older one over their shared
+    columns: faster or slower where the intervals are apart and the change
+    is beyond `threshold`, below the threshold where they are apart but the
+    change is not (said only with a threshold), within noise elsewhere."""
     ratios = []
-    faster = slower = 0
+    faster = slower = below = 0
     for col in cols:
         figs = {f.variant: f for f in col.ranked}
         if newest not in figs or older not in figs:
             continue
         new, old = figs[newest], figs[older]
-        ratios.append(_median(new) / _median(old))
+        ratio = _median(new) / _median(old)
+        ratios.append(ratio)
         if not intervals_overlap(_ci(new), _ci(old)):
-            faster += _median(new) < _median(old)
-            slower += _median(new) > _median(old)
+            if abs(ratio - 1.0) <= threshold:
+                below += 1
+            else:
+                faster += ratio < 1.0
+                slower += ratio > 1.0
     if not ratios:
         return None
     mean = math.exp(sum(math.log(r) for r in ratios) / len(ratios))
-    same = len(ratios) - faster - slower
+    same = len(ratios) - faster - slower - below
+    small = f", below the {percent(threshold)} threshold in {below}" if threshold else ""
     return (
         f"{_times(mean)} the time of {older} (geometric mean over {len(ratios)} columns): "
-        f"faster in {faster}, slower in {slower}, within noise in {same}"
+        f"faster in {faster}, slower in {slower}{small}, within noise in {same}"
     )
 
 
@@ -334,7 +342,11 @@ def _noise(run: RunResult, lab_name: str) -> Finding | None:
 
 
 def _primary(
-    lab: Lab | None, primitive: str, per_mode: dict[str, list[Column]], variants: list[Variant]
+    lab: Lab | None,
+    primitive: str,
+    per_mode: dict[str, list[Column]],
+    variants: list[Variant],
+    threshold: float,
 ) -> list[Finding]:
     """Bands, hotpath's own and the kernel for one of the lab's main primitives."""
     names = [v.name for v in variants]
@@ -360,7 +372,7 @@ def _primary(
         )
         for mode, cols in per_mode.items():
             for older in reversed(kernels[:-1]):
-                line = kernel_line(kernels[-1], older, cols)
+                line = kernel_line(kernels[-1], older, cols, threshold)
                 if line:
                     finding.details.append(f"{mode}: {line.replace(older, label(older), 1)}")
         found.append(finding)
@@ -379,12 +391,12 @@ def _primary(
             f"{count} ({primitive}, {mode})"
         )
         found.append(finding)
-    found.extend(_fidelity(lab, primitive, per_mode, names))
+    found.extend(_fidelity(lab, primitive, per_mode, names, threshold))
     return found
 
 
 def _fidelity(
-    lab: Lab, primitive: str, per_mode: dict[str, list[Column]], names: list[str]
+    lab: Lab, primitive: str, per_mode: dict[str, list[Column]], names: list[str], threshold: float
 ) -> list[Finding]:
     """Each re-implementation beside the real kernel whose code it re-implements."""
     found = []
@@ -395,7 +407,7 @@ def _fidelity(
             "fidelity", f"{primitive}: {lab.kernel_label(reimpl)} against {real}, the real code"
         )
         for mode, cols in per_mode.items():
-            line = kernel_line(reimpl, real, cols)
+            line = kernel_line(reimpl, real, cols, threshold)
             if line:
                 finding.details.append(f"{mode}: {line}")
         found.append(finding)
@@ -419,7 +431,7 @@ def _secondary(
     return Finding("others", text, tone)
 
 
-def summarize_lab(run: RunResult, lab_name: str) -> LabSummary:
+def summarize_lab(run: RunResult, lab_name: str, threshold: float = 0.0) -> LabSummary:
     lab = lab_for(lab_name)
     summary = LabSummary(lab_name, lab.title if lab else lab_name)
     for primitive in run.primitives():
@@ -430,7 +442,7 @@ def summarize_lab(run: RunResult, lab_name: str) -> LabSummary:
         if not names or not per_mode:
             continue
         if lab is None or lab.is_default(primitive):
-            primary = _primary(lab, primitive, per_mode, variants)
+            primary = _primary(lab, primitive, per_mode, variants, threshold)
             summary.findings.extend(primary)
             summary.headline["kernel"].extend(f.headline for f in primary if f.headline)
             own = lab.own_variant(names) if lab else None
@@ -469,11 +481,22 @@ def summarize_lab(run: RunResult, lab_name: str) -> LabSummary:
     return summary
 
 
-def summarize(run: RunResult, extra: Sequence[LabSummary] = ()) -> RunSummary:
+def summarize(
+    run: RunResult, extra: Sequence[LabSummary] = (), threshold: float = 0.0
+) -> RunSummary:
     """The run's labs, then `extra`: labs that time with a program of their
-    own beside the run (the crossing lab's quick suite in `hotpath run`)."""
+    own beside the run (the crossing lab's quick suite in `hotpath run`).
+    `threshold` (--threshold): a change the intervals show but within it is
+    counted "below the threshold" in the kernel's lines, not faster/slower."""
     labs = [lab for lab in run.labs if lab != "calibrate"]
-    return RunSummary(state_lines(run), [*(summarize_lab(run, lab) for lab in labs), *extra])
+    state = state_lines(run)
+    if threshold:
+        state.append(
+            f"threshold {percent(threshold)} (--threshold): a difference the intervals show "
+            "but within it is said as below the threshold, not faster or slower"
+        )
+    found = [summarize_lab(run, lab, threshold) for lab in labs]
+    return RunSummary(state, [*found, *extra])
 
 
 def render_lines(summary: RunSummary) -> list[str]:

@@ -21,6 +21,7 @@ No numpy here: the tuning lab decides its verdicts with this too, and must
 not load numpy (hotpath.tune.evaluate says why).
 """
 
+import argparse
 import math
 from dataclasses import dataclass
 
@@ -98,6 +99,19 @@ def decide(
 
 def below(changed: str, threshold: float) -> str:
     return f"{changed}, below the {percent(threshold)} threshold"
+
+
+def add_threshold_option(parser: argparse.ArgumentParser, default: float, what: str) -> None:
+    """--threshold for a command that gives verdicts; `what` says where."""
+    parser.add_argument(
+        "--threshold",
+        type=float,
+        default=default,
+        metavar="F",
+        help=f"{what}: a difference the evidence shows but smaller than F (a fraction: 0.02 "
+        f"for 2%%) is said as 'below the threshold' with its size, not as faster/slower or "
+        f"better/worse (default {default:g})",
+    )
 
 
 def check_threshold(value: float, option: str = "--threshold") -> float:

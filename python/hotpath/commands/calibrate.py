@@ -10,6 +10,7 @@ import sys
 
 from hotpath import calibration, measure
 from hotpath.commands.common import add_output_options, check_common, db_path, deliver
+from hotpath.compare import MIN_REPLICAS, detectable_change
 from hotpath.errors import UsageError
 from hotpath.inputs import check_cpu, check_rounds
 from hotpath.render import markdown
@@ -37,6 +38,18 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(handler=run)
 
 
+def detectable_line(detectable: dict[int, float]) -> str:
+    """One line: the smallest change `compare` can call here, per chain length."""
+    if not detectable:
+        return "smallest change compare can call: n/a (no spread between the processes)"
+    said = ", ".join(f"{size} adds {change:.2%}" for size, change in sorted(detectable.items()))
+    return (
+        f"smallest change compare can call with --repeat {MIN_REPLICAS} (from the spread of "
+        f"this run's {MIN_REPLICAS} processes, latency): {said}; called about half the time "
+        "at that size, nearly always at twice it (docs/engine.md has the measured table)"
+    )
+
+
 def request(rounds: int, cpu: int | None = None) -> measure.Request:
     return measure.Request(
         primitive=calibration.PRIMITIVE,
@@ -56,8 +69,14 @@ def run(args: argparse.Namespace) -> int:
     check_common(args)
     runner = measure.get_runner()
     history = measure.width_history(db_path(args), measure.listing(runner))
+    # Three processes: their spread says how small a change compare can call here.
     groups = measure.run_requests(
-        runner, [request(rounds, cpu)], [], sys.stderr.isatty(), width_history=history
+        runner,
+        [request(rounds, cpu)],
+        [],
+        sys.stderr.isatty(),
+        repeat=MIN_REPLICAS,
+        width_history=history,
     )
     result = measure.new_run("calibrate", groups, args.noisy_threshold, args.command_line)
     width = (
@@ -73,6 +92,10 @@ def run(args: argparse.Namespace) -> int:
     )
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
+    detectable = {
+        f.size: change for f in result.figures if (change := detectable_change(f.replica_medians))
+    }
+    result.calibration["detectable_change"] = {str(size): c for size, c in detectable.items()}
 
     def show() -> None:
         if args.json:
@@ -81,6 +104,7 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(markdown.render_run(result))
         else:
             lines = [*context_lines(result), "", *calibration.render(cal)]
+            lines.append(detectable_line(detectable))
             if result.run_id is not None:
                 lines.append(f"stored as run {result.run_id}")
             sys.stdout.write("\n".join(lines) + "\n")

@@ -19,7 +19,7 @@ from hotpath.render import compare_html
 from hotpath.report import check_folder
 from hotpath.results import RunResult
 from hotpath.store import Store, check_db_path
-from hotpath.verdicts import DEFAULT_THRESHOLD, check_threshold
+from hotpath.verdicts import DEFAULT_THRESHOLD, add_threshold_option, check_threshold
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -33,14 +33,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("run_a", metavar="A", help="RUN or RUN:VARIANT")
     parser.add_argument("run_b", metavar="B", help="RUN or RUN:VARIANT")
-    parser.add_argument(
-        "--threshold",
-        type=float,
-        default=DEFAULT_THRESHOLD,
-        help="the change below which a difference the evidence shows is said as 'below the "
-        "threshold' with its size, not 'faster'/'slower' (default 0.02: 2%%; 0: every "
-        "difference shown is faster or slower)",
-    )
+    add_threshold_option(parser, DEFAULT_THRESHOLD, "the verdict per figure (and --html's)")
     parser.add_argument("--json", action="store_true", help="print hotpath.compare/2 JSON")
     parser.add_argument(
         "--html",

@@ -18,6 +18,7 @@ from hotpath.errors import HotpathError
 from hotpath.report import check_folder, write_pages, write_results
 from hotpath.results import RunResult
 from hotpath.store import Store, check_db_path
+from hotpath.verdicts import add_threshold_option, check_threshold
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -30,6 +31,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("run_ref", metavar="RUN", help="run id, 'last' or 'last~N'")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="report folder")
+    add_threshold_option(parser, 0.0, "the summary's kernel lines")
     add_db_option(parser)
     parser.set_defaults(handler=run)
 
@@ -65,6 +67,7 @@ def write_folder(folder: Path, write: Callable[[Path], None]) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    check_threshold(args.threshold)
     folder: Path | None = args.out
     if folder is not None:
         check_folder(folder)
@@ -74,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         check_folder(folder, "report folder", " (--out DIR)")
 
     def write(into: Path) -> None:
-        write_pages(stored, into, from_history=True)
+        write_pages(stored, into, from_history=True, threshold=args.threshold)
         write_results(stored, into)
 
     write_folder(folder, write)

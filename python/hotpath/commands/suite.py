@@ -41,6 +41,7 @@ from hotpath.results import RunResult
 from hotpath.runner import repo_root
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 from hotpath.store import Store
+from hotpath.verdicts import add_threshold_option, check_threshold
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -53,6 +54,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--quick", action="store_true", help="fewer rounds: a smoke run")
     parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="report folder")
     parser.add_argument("--no-store", action="store_true", help="do not save the run")
+    add_threshold_option(parser, 0.0, "the summary's kernel lines")
     add_repeat_option(parser)
     add_db_option(parser)
     parser.set_defaults(handler=run, noisy_threshold=DEFAULT_NOISY_FRACTION)
@@ -61,6 +63,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 def run(args: argparse.Namespace) -> int:
     folder: Path = args.out if args.out is not None else default_folder()
     repeat = check_repeat(args.repeat)
+    check_threshold(args.threshold)
     if args.out is not None:
         check_folder(folder)
     else:
@@ -104,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     extra = [crossing_report.lab_summary(crossing.result)] if crossing.result else []
     stored = write_and_store(args, result, folder, extra)
     crossing.save(folder)
-    print("\n".join(summary.render_lines(summary.summarize(result, extra))))
+    print("\n".join(summary.render_lines(summary.summarize(result, extra, args.threshold))))
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")
     wrong = result.wrong_variants()
@@ -132,7 +135,7 @@ def write_and_store(
     store: Store | None = None
     problem = None
     try:
-        write_pages(result, staged.path, extra_labs=extra_labs or [])
+        write_pages(result, staged.path, extra_labs=extra_labs or [], threshold=args.threshold)
         if storing(args):
             try:
                 store = Store.open(db_path(args))

@@ -17,14 +17,13 @@ says so in place of each graph and shows its source.
 import html
 import math
 import re
-from collections.abc import Sequence
 from pathlib import Path
 
 from hotpath import chainbound
 from hotpath.calibration import Calibration
 from hotpath.render.blocks import BOUND, FOOTNOTE_NOISY, FOOTNOTE_ORDER, Block, build_blocks
 from hotpath.results import Graph, RunResult, unit_name
-from hotpath.summary import HEADLINE, LabSummary, RunSummary, summarize
+from hotpath.summary import HEADLINE, RunSummary, summarize
 
 # The heat scale: a cell's time over its column's fastest, green at 1x to
 # red at HEAT_MAX and beyond, on a log scale (2x is half way).
@@ -231,10 +230,11 @@ def render_page(
     calibration: Calibration | None,
     calib_text: list[str],
     notes: list[str] | None = None,
-    extra_labs: Sequence[LabSummary] = (),
+    found: RunSummary | None = None,
 ) -> str:
-    """The page; `notes` are said in the summary box beside the warnings,
-    `extra_labs` summarised after the run's own (hotpath.summary.summarize)."""
+    """The page; `notes` are said in the summary box beside the warnings;
+    `found` is the run's summary (hotpath.summary.summarize; made here
+    with the defaults when not given)."""
     esc = html.escape
     warnings = [*run.machine.warnings(), *run.variant_warnings(), *(notes or [])]
     parts = [
@@ -245,7 +245,7 @@ def render_page(
         f"{esc(run.version)} &middot; <code>{esc(run.command_line)}</code>"
         + (f" &middot; run {run.run_id}" if run.run_id is not None else "")
         + "</p>",
-        render_summary(summarize(run, extra_labs), warnings),
+        render_summary(found if found is not None else summarize(run), warnings),
     ]
     if calibration is not None:
         parts.append(

@@ -46,7 +46,13 @@ from hotpath.tune.options import (
 from hotpath.tune.plan import Item
 from hotpath.tune.ranktest import mann_whitney_u
 from hotpath.tune.workloads import Workload, select
-from hotpath.verdicts import DEFAULT_THRESHOLD, below, change, check_threshold
+from hotpath.verdicts import (
+    DEFAULT_THRESHOLD,
+    add_threshold_option,
+    below,
+    change,
+    check_threshold,
+)
 
 ALPHA = 0.05
 MIN_ROUNDS, MAX_ROUNDS = 3, 500
@@ -78,13 +84,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         choices=("alone", "leave-one-out"),
         help="attribute the effect: each setting alone against A (default), or B without it",
     )
-    parser.add_argument(
-        "--threshold",
-        type=float,
-        default=DEFAULT_THRESHOLD,
-        metavar="F",
-        help=f"smallest ratio change called a difference (default {DEFAULT_THRESHOLD})",
-    )
+    add_threshold_option(parser, DEFAULT_THRESHOLD, "the verdict per workload")
     parser.add_argument("--warmup", type=int, default=1, metavar="N", help="unmeasured runs (1)")
     parser.add_argument("--yes", action="store_true", help="do not ask before changing settings")
     parser.add_argument("--json", action="store_true", help="print the result as JSON")
