@@ -28,9 +28,11 @@ HOLDS = "holds"
 DOES_NOT_HOLD = "does not hold"
 NOT_DISTINGUISHABLE = "not distinguishable"
 NOT_COMPARABLE = "not comparable"
+# The intervals say it holds, by less than the user's --threshold.
+HOLDS_BELOW = "holds, by less than the threshold"
 # Worst first: one point that contradicts the claim decides it, then one
-# that cannot be compared, then one inside the noise.
-OUTCOME_ORDER = (DOES_NOT_HOLD, NOT_COMPARABLE, NOT_DISTINGUISHABLE, HOLDS)
+# that cannot be compared, then one inside the noise, then one too small.
+OUTCOME_ORDER = (DOES_NOT_HOLD, NOT_COMPARABLE, NOT_DISTINGUISHABLE, HOLDS_BELOW, HOLDS)
 OTHER_MODE_MARK = "*"
 NOISY_MARK = "~"
 OURS, SEED, BOUND = "ours", "seed", "bound"  # the kinds of a table's columns
@@ -42,13 +44,19 @@ RATIO_FLOOR = 1.0
 
 
 def decide_point(
-    cheaper: tuple[float, float] | None, dearer: tuple[float, float] | None, factor: float = 1.0
+    cheaper: tuple[float, float] | None,
+    dearer: tuple[float, float] | None,
+    factor: float = 1.0,
+    threshold: float = 0.0,
 ) -> str:
-    """One point of a claim from two 95% CIs (lo, hi): is `cheaper` x factor below `dearer`?"""
+    """One point of a claim from two 95% CIs (lo, hi): is `cheaper` x factor
+    below `dearer`? By less than `threshold` (of the intervals' middles) it
+    holds, but so narrowly that the user asked to hear it said."""
     if cheaper is None or dearer is None:
         return NOT_COMPARABLE
     if cheaper[1] * factor < dearer[0]:
-        return HOLDS
+        ratio = sum(dearer) / (sum(cheaper) * factor)
+        return HOLDS if ratio - 1.0 > threshold else HOLDS_BELOW
     if cheaper[0] * factor > dearer[1]:
         return DOES_NOT_HOLD
     return NOT_DISTINGUISHABLE
@@ -350,8 +358,11 @@ def _cell(
     return Cell(coord, "ok", figure)
 
 
-def evaluate(seed: SeedTable, run: RunResult, modes: tuple[str, ...]) -> SeedTableResult:
-    """Every table of the seed in every mode, filled from the run."""
+def evaluate(
+    seed: SeedTable, run: RunResult, modes: tuple[str, ...], threshold: float = 0.0
+) -> SeedTableResult:
+    """Every table of the seed in every mode, filled from the run; a claim
+    that holds by less than `threshold` (--threshold) is said so."""
     figures = {(f.primitive, f.variant, f.size, f.align, f.mode): f for f in run.figures}
     variants = {(v.primitive, v.info.name): v for v in run.variants}
     tables = []
@@ -359,7 +370,7 @@ def evaluate(seed: SeedTable, run: RunResult, modes: tuple[str, ...]) -> SeedTab
         model = run.bound_models.get(spec.primitive)
         for mode in modes:
             shown = model if model is not None and model.mode == mode else None
-            tables.append(_evaluate_table(spec, mode, figures, variants, shown))
+            tables.append(_evaluate_table(spec, mode, figures, variants, shown, threshold))
     return SeedTableResult(seed, tables)
 
 
@@ -369,6 +380,7 @@ def _evaluate_table(
     figures: Mapping[tuple[str, str, int, int, str], FigureResult],
     variants: Mapping[tuple[str, str], VariantResult],
     bound_model: BoundModel | None = None,
+    threshold: float = 0.0,
 ) -> TableResult:
     cells = {
         (row.key, column.key): _cell(spec.coord(row, column), figures, variants, mode)
@@ -390,7 +402,7 @@ def _evaluate_table(
     result.notes.extend(_bound_notes(result))
     result.notes.extend(_other_mode_notes(spec, result, figures, variants))
     result.notes.extend(spec.notes)
-    result.verdicts.extend(_verdict(spec, claim, result) for claim in spec.claims)
+    result.verdicts.extend(_verdict(spec, claim, result, threshold) for claim in spec.claims)
     return result
 
 
@@ -472,7 +484,7 @@ def _other_mode_notes(
     return notes
 
 
-def _verdict(spec: TableSpec, claim: Claim, result: TableResult) -> Verdict:
+def _verdict(spec: TableSpec, claim: Claim, result: TableResult, threshold: float) -> Verdict:
     by_rows, others = spec.claim_axes(claim)
     published = result.published
     rows = {r.key: r for r in spec.rows}
@@ -484,7 +496,7 @@ def _verdict(spec: TableSpec, claim: Claim, result: TableResult) -> Verdict:
             keys = ((other.key, claim.cheaper), (other.key, claim.dearer))
         keys = (_measured(result, rows, keys[0]), _measured(result, rows, keys[1]))
         cheap, dear = result.cells[keys[0]], result.cells[keys[1]]
-        outcome = decide_point(cheap.interval(), dear.interval(), claim.factor)
+        outcome = decide_point(cheap.interval(), dear.interval(), claim.factor, threshold)
         seed_values: tuple[float | None, float | None] = (None, None)
         seed_outcome = None
         if published is not None:

@@ -269,7 +269,7 @@ def kernel_line(newest: str, older: str, cols: list[Column], threshold: float = 
     )
 
 
-def _claims(lab: Lab, run: RunResult) -> tuple[list[Finding], Counter[str]]:
+def _claims(lab: Lab, run: RunResult, threshold: float) -> tuple[list[Finding], Counter[str]]:
     """One finding per seed claim (its outcome per mode), and the outcomes counted."""
     modes = tuple(dict.fromkeys(f.mode for f in run.figures if f.lab == lab.name))
     findings = []
@@ -279,7 +279,7 @@ def _claims(lab: Lab, run: RunResult) -> tuple[list[Finding], Counter[str]]:
         if not wanted:
             continue
         per_claim: dict[str, list[tuple[str, seedtables.Verdict]]] = {}
-        for table in seedtables.evaluate(seed, run, wanted).tables:
+        for table in seedtables.evaluate(seed, run, wanted, threshold).tables:
             for verdict in table.verdicts:
                 factor = f" (by {verdict.claim.factor:g}x)" if verdict.claim.factor != 1 else ""
                 per_claim.setdefault(verdict.claim.text + factor, []).append((table.mode, verdict))
@@ -461,7 +461,7 @@ def summarize_lab(run: RunResult, lab_name: str, threshold: float = 0.0) -> LabS
         else:
             summary.findings.append(_secondary(lab, primitive, per_mode, names))
     if lab is not None:
-        claims, counted = _claims(lab, run)
+        claims, counted = _claims(lab, run, threshold)
         summary.findings.extend(claims)
         if counted:
             summary.headline["claims"].extend(

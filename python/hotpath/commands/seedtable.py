@@ -20,6 +20,7 @@ from hotpath.labs import Lab
 from hotpath.render import seedtable as render
 from hotpath.seedtable_spec import SeedTable
 from hotpath.seedtables import evaluate
+from hotpath.verdicts import add_threshold_option, check_threshold
 
 # Options that pick what is measured: the seed's table already does.
 FIXED = (("sizes", "--sizes"), ("align", "--align"), ("variants", "--variants"),
@@ -33,12 +34,22 @@ def dest(seed: SeedTable) -> str:
 def add_flags(parser: argparse.ArgumentParser, lab: Lab) -> None:
     for seed in lab.seed_tables:
         parser.add_argument(f"--{seed.flag}", dest=dest(seed), action="store_true", help=seed.help)
+    if lab.seed_tables:
+        flags = ", ".join(f"--{seed.flag}" for seed in lab.seed_tables)
+        add_threshold_option(parser, 0.0, f"the seed's claims ({flags})")
 
 
 def chosen(args: argparse.Namespace, lab: Lab) -> SeedTable | None:
     """The seed table asked for, after refusing options it cannot take."""
     picked = [seed for seed in lab.seed_tables if getattr(args, dest(seed), False)]
+    threshold = getattr(args, "threshold", 0.0)
+    check_threshold(threshold)
     if not picked:
+        if threshold:
+            raise UsageError(
+                f"--threshold '{threshold}': it decides the seed's claims; allowed only with "
+                + ", ".join(f"--{seed.flag}" for seed in lab.seed_tables)
+            )
         return None
     if len(picked) > 1:
         flags = ", ".join(f"--{seed.flag}" for seed in picked)
@@ -104,7 +115,7 @@ def run(
         width_history=measure.width_history(db_path(args), known),
     )
     result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
-    tables = evaluate(seed, result, modes)
+    tables = evaluate(seed, result, modes, getattr(args, "threshold", 0.0))
 
     def show() -> None:
         if args.json:
