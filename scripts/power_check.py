@@ -87,7 +87,8 @@ def main() -> int:
                         if threshold == "0":
                             ratios[(design, row["size"], row["mode"])].append(row["ratio"])
             print(f"trial {trial + 1}/{opts.trials} done", file=sys.stderr)
-    print(f"extra {opts.extra:g} of the bytes, --repeat {opts.repeat}, {opts.trials} trials")
+    print(f"extra {opts.extra:g} of the modelled latency, --repeat {opts.repeat}, ", end="")
+    print(f"{opts.trials} trials")
     rows = []
     for (design, threshold, size, mode), tally in sorted(tallies.items()):
         measured = ratios[(design, size, mode)]

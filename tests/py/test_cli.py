@@ -58,9 +58,13 @@ def test_calibrate(cli):
     for text in ("TSC frequency: 2.6000 GHz", "ticks per core cycle", "perf cycles counter: "
                  "not available", "estimated core frequency", "calibration: PASS"):  # fmt: skip
         assert text in res.out
+    # three processes: how small a change compare can call here, per chain
+    assert "smallest change compare can call with --repeat 3" in res.out
+    assert "50 adds " in res.out
     doc = cli("calibrate", "--rounds", "30", "--no-store", "--json").json()
     validate(doc)
     assert doc["calibration"]["passed"] is True
+    assert set(doc["calibration"]["detectable_change"]) == {"50", "100", "200"}
 
 
 def test_calibrate_cross_checks_the_clock_with_imuls(cli, monkeypatch):

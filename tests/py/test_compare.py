@@ -9,6 +9,7 @@ from hotpath.compare import (
     NO_EVIDENCE,
     AAFloor,
     compare_runs,
+    detectable_change,
     render,
     replica_ratio,
 )
@@ -123,3 +124,29 @@ def test_figures_near_zero_are_said_within_one_unit() -> None:
     assert near.text.startswith("within one unit: medians 1 core cycles apart")
     assert kind(1.55, (1.5, 1.6), 0.02, abs_diff=5.0) == "slower"
     assert kind(1.0, (0.9, 1.1), 0.02, abs_diff=0.5) == NO_EVIDENCE  # no difference shown
+
+
+def test_detectable_change_from_the_replicas_spread():
+    # three replicas 1% apart: Welch's t on 3 + 3 log medians, half-width
+    assert detectable_change([1.0, 1.01, 0.99]) == pytest.approx(0.0317, abs=0.001)
+    assert detectable_change([1.0, 1.0, 1.0]) == 0.0
+    assert detectable_change([1.0]) is None
+
+
+def test_seed_claims_and_kernel_lines_take_the_threshold():
+    from hotpath import summary
+    from hotpath.seedtables import HOLDS, HOLDS_BELOW, NOT_DISTINGUISHABLE, decide_point
+
+    assert decide_point((10.0, 11.0), (12.0, 13.0)) == HOLDS
+    assert decide_point((10.0, 11.0), (12.0, 13.0), threshold=0.2) == HOLDS_BELOW  # 25/21
+    assert decide_point((10.0, 12.5), (12.0, 13.0), threshold=0.2) == NOT_DISTINGUISHABLE
+    from test_summary import cols, fig
+
+    columns = cols(fig("new", 40, 9.9, half=0.01), fig("old", 40, 10.0, half=0.01),
+                   fig("new", 64, 8.0), fig("old", 64, 10.0))  # fmt: skip
+    assert summary.kernel_line("new", "old", columns).endswith(
+        "faster in 2, slower in 0, within noise in 0"
+    )
+    assert summary.kernel_line("new", "old", columns, 0.02).endswith(
+        "faster in 1, slower in 0, below the 2% threshold in 1, within noise in 0"
+    )

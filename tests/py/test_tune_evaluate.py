@@ -208,3 +208,17 @@ def test_workload_outputs_parsed():
     assert by["memcpy"].parse("     812.5 MB/sec\n") == pytest.approx(0.8125)
     doc = '{"figures": [{"status": "ok", "median": 76.5}]}\nhotpath: building the runner\n'
     assert by["hotpath-csum"].parse(doc) == 76.5
+
+
+def test_a_difference_within_the_threshold_is_said_with_its_size():
+    # Ten rounds each, B 1% above A every time: the rank test and the
+    # interval show it; within --threshold 0.02 it is said, not "no evidence".
+    w = workloads.custom("slow=true")
+    a = [100.0 + 0.01 * i for i in range(10)]
+    b = [101.0 + 0.01 * i for i in range(10)]
+    small = evaluate.judge(w, "A", "B", a, b, 0.05, 0.02, None)
+    assert small.verdict.startswith("1.0% higher [") and small.verdict.endswith(
+        "below the 2% threshold"
+    )
+    assert evaluate.judge(w, "A", "B", a, b, 0.05, 0.0, None).verdict == "worse"
+    assert evaluate.judge(w, "A", "B", a, a, 0.05, 0.02, None).verdict == "no evidence"

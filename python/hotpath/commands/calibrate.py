@@ -93,7 +93,9 @@ def run(args: argparse.Namespace) -> int:
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
     detectable = {
-        f.size: change for f in result.figures if (change := detectable_change(f.replica_medians))
+        f.size: change
+        for f in result.figures
+        if (change := detectable_change(f.replica_medians)) is not None
     }
     result.calibration["detectable_change"] = {str(size): c for size, c in detectable.items()}
 
