@@ -127,8 +127,8 @@ def test_figures_near_zero_are_said_within_one_unit() -> None:
 
 
 def test_detectable_change_from_the_replicas_spread():
-    # three replicas 1% apart: Welch's t on 3 + 3 log medians, half-width
-    assert detectable_change([1.0, 1.01, 0.99]) == pytest.approx(0.0317, abs=0.001)
+    # three replicas 1% apart (sd 0.01): t(4) 2.776 x 0.01 x sqrt(2/3), as a ratio
+    assert detectable_change([1.0, 1.01, 0.99]) == pytest.approx(0.0229, abs=0.0005)
     assert detectable_change([1.0, 1.0, 1.0]) == 0.0
     assert detectable_change([1.0]) is None
 
