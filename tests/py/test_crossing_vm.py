@@ -15,16 +15,15 @@ test fails, it is not skipped.
 import json
 from pathlib import Path
 
+from conftest import MACHINE_CACHE
 from hotpath import guest
 from hotpath.cli import build_parser
-from hotpath.guest import cache_root
 from hotpath.labs import crossing_report as report
 from hotpath.labs import crossing_vm
 from hotpath.labs.crossing import check_workload
 
 # The kernel packages are cached per machine (as tests/py/test_guest.py does),
 # taken before the autouse fixture points XDG_CACHE_HOME at a fresh folder.
-MACHINE_CACHE = cache_root()
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / "build" / "hotpath-crossing-static"
 EMULATED = "emulated: not a performance figure"

@@ -18,14 +18,14 @@ from pathlib import Path
 
 import pytest
 
+from conftest import MACHINE_CACHE
 from hotpath.errors import HotpathError, UsageError
-from hotpath.guest import GuestResult, KernelBundle, cache_root, initramfs, kernel_bundle, run_guest
+from hotpath.guest import GuestResult, KernelBundle, initramfs, kernel_bundle, run_guest
 from hotpath.guest import __main__ as smoke
 from hotpath.guest.modules import load_order, modinfo, module_index
 from hotpath.guest.vmlinux import ELF_MAGIC, compression_of, extract_vmlinux, payload_of
 
 # Taken before the autouse fixture points XDG_CACHE_HOME at a fresh folder.
-MACHINE_CACHE = cache_root()
 
 
 @pytest.fixture(scope="module")

@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
+from conftest import MACHINE_CACHE
 from hotpath.errors import HotpathError
 from hotpath.guest import (
     GuestResult,
     KernelBundle,
     build_module,
-    cache_root,
     kernel_bundle,
     run_guest,
 )
@@ -24,7 +24,6 @@ from hotpath.guest.modules import modinfo
 
 ROOT = Path(__file__).resolve().parents[2]
 KMOD = ROOT / "kmod"
-MACHINE_CACHE = cache_root()  # before the autouse fixture points XDG_CACHE_HOME elsewhere
 TAINT_OOT_MODULE = 4096  # O: out-of-tree
 TAINT_UNSIGNED_MODULE = 8192  # E: unsigned, on a kernel that signs its own
 

@@ -19,10 +19,10 @@ import sys
 
 import pytest
 
-from hotpath.guest import KernelBundle, cache_root, kernel_bundle, run_guest
+from conftest import MACHINE_CACHE
+from hotpath.guest import KernelBundle, kernel_bundle, run_guest
 
 # Taken before the autouse fixture points XDG_CACHE_HOME at a fresh folder.
-MACHINE_CACHE = cache_root()
 # This interpreter (the venv's, whose path points at this checkout) seen
 # through the guest's /host.
 TUNE = f"chroot /host {sys.executable} -m hotpath.tune"

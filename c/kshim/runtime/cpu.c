@@ -10,10 +10,7 @@
 #include <stdbool.h>
 #include <string.h>
 
-bool hp_kshim_cpu_has(unsigned int feature);
-bool cpu_has_xfeatures(unsigned long long mask, const char **name);
-
-#define X86_FEATURE_PREFER_YMM (1u << 31)
+#include "../include/asm/cpufeatures.h"
 
 /*
  * arch/x86/kernel/cpu/intel.c, zmm_exclusion_list: Intel family 6 cores

@@ -30,7 +30,7 @@ from pathlib import Path
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc.build import Built, build, fitting
 from hotpath.kernelsrc.debian import debian_trees
-from hotpath.kernelsrc.layouts import Component, components_for
+from hotpath.kernelsrc.layouts import Component, Entry, components_for
 from hotpath.kernelsrc.trees import KernelTree, parse_kernel_tree, version_key
 
 __all__ = [
@@ -51,25 +51,23 @@ def _stderr(message: str) -> None:
 
 @dataclass(frozen=True)
 class KernelVariant:
+    """One layout entry of one built tree, as the runner is given it."""
+
     name: str
-    primitive: str
+    entry: Entry
     shared: Path
-    symbol: str
-    needs: tuple[str, ...]
-    promise: int
-    min_len: int
-    desc: str
     origin: str
 
     def runner_args(self) -> list[str]:
-        args = ["--with", f"{self.shared}:{self.symbol}", "--with-as", self.name, "--with-kernel"]
-        args += ["--with-origin", self.origin, "--with-desc", self.desc]
-        if self.needs:
-            args += ["--with-needs", ",".join(self.needs)]
-        if self.promise:
-            args += ["--with-promise", str(self.promise)]
-        if self.min_len:
-            args += ["--with-min-len", str(self.min_len)]
+        e = self.entry
+        args = ["--with", f"{self.shared}:{e.symbol}", "--with-as", self.name, "--with-kernel"]
+        args += ["--with-origin", self.origin, "--with-desc", e.desc]
+        if e.needs:
+            args += ["--with-needs", ",".join(e.needs)]
+        if e.promise:
+            args += ["--with-promise", str(e.promise)]
+        if e.min_len:
+            args += ["--with-min-len", str(e.min_len)]
         return args
 
 
@@ -87,7 +85,7 @@ class KernelSet:
         keep = set(wanted) if wanted is not None else None
         args: list[str] = []
         for variant in self.variants:
-            if variant.primitive == primitive and (keep is None or variant.name in keep):
+            if variant.entry.primitive == primitive and (keep is None or variant.name in keep):
                 args += variant.runner_args()
         return args
 
@@ -102,13 +100,8 @@ def _variants(built: Built) -> list[KernelVariant]:
     return [
         KernelVariant(
             name=tree.name + entry.suffix,
-            primitive=entry.primitive,
+            entry=entry,
             shared=built.shared,
-            symbol=entry.symbol,
-            needs=entry.needs,
-            promise=entry.promise,
-            min_len=entry.min_len,
-            desc=entry.desc,
             origin=f"{entry.where}, Linux {tree.version}: {tree.where}; kernel shim "
             f"v{built.shim}{patched}",
         )

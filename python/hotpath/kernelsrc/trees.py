@@ -15,6 +15,7 @@ A tree's version comes from its top-level Makefile (VERSION, PATCHLEVEL,
 SUBLEVEL, EXTRAVERSION), and for git also `git describe`.
 """
 
+import functools
 import re
 import subprocess
 from collections.abc import Callable
@@ -65,6 +66,9 @@ def makefile_version(text: str | None, where: str) -> str:
 def folder_tree(root: Path, name: str, where: str) -> KernelTree:
     """A tree's files as they are on disk (a cache entry, a working tree)."""
 
+    # Each file read once: a layout is checked, then built, from the same
+    # files (and a revision's read is a `git show`).
+    @functools.cache
     def read(path: str) -> bytes | None:
         try:
             return (root / path).read_bytes()
@@ -108,6 +112,9 @@ def revision_tree(root: Path, rev: str) -> KernelTree:
         )
     commit = done.stdout.decode().strip()
 
+    # Each file read once: a layout is checked, then built, from the same
+    # files (and a revision's read is a `git show`).
+    @functools.cache
     def read(path: str) -> bytes | None:
         shown = _git(root, "show", f"{commit}:{path}")
         return shown.stdout if shown.returncode == 0 else None
