@@ -122,6 +122,18 @@ def run_hotpath(args: list[str], env_extra: dict[str, str]) -> subprocess.Comple
     )
 
 
+def run_tune(args: list[str]) -> subprocess.CompletedProcess[str]:
+    """`python -m hotpath.tune ARGS` (no numpy: starts in a third of the time)."""
+    return subprocess.run(
+        [sys.executable, "-m", "hotpath.tune", *args],
+        capture_output=True,
+        text=True,
+        cwd=REPO,
+        timeout=60,
+        check=False,
+    )
+
+
 @pytest.mark.parametrize("writes_before_kill", [1, 3])
 def test_kill_9_between_writes_then_revert(cli, tmp_path, root, writes_before_kill):
     prof = profile(tmp_path, BASIC)
@@ -245,3 +257,210 @@ def test_read_only_key_skipped(cli, tmp_path, root):
     assert res.status == 0
     assert "kernel.osrelease is read-only here (now 6.1.0-fake)" in res.err
     assert (root / "proc/sys/kernel/osrelease").read_text() == "6.1.0-fake\n"
+
+
+# ---------------------------------------------------------------- issue 28: state and root
+
+
+def snapshot_of(root: Path) -> Path:
+    return root / "var/lib/hotpath/tune/snapshot.json"
+
+
+def forge(root: Path, edit) -> None:
+    """Rewrite the snapshot apply left, as a tamperer would (mode kept)."""
+    path = snapshot_of(root)
+    data = json.loads(path.read_text())
+    edit(data)
+    path.write_text(json.dumps(data))
+
+
+def test_revert_refuses_a_snapshot_others_can_write(cli, tmp_path, root):
+    prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
+    assert cli(*apply_args(root, prof)).status == 0
+    snapshot = snapshot_of(root)
+    for target, mode, what in (
+        (snapshot, 0o666, "writable by others"),
+        (snapshot.parent, 0o777, "writable by others"),
+    ):
+        target.chmod(mode)
+        res = cli("tune", "revert", "--root", str(root))
+        assert res.status == 2, res.out
+        assert str(target) in res.err and what in res.err and "nothing written" in res.err
+        assert (root / "proc/sys/vm/swappiness").read_text() == "10\n"
+        target.chmod(0o700 if target.is_dir() else 0o600)
+    os.chown(snapshot, 12345, -1)  # another user's file: refused however tight its mode
+    res = cli("tune", "revert", "--root", str(root))
+    assert res.status == 2 and "owned by uid 12345" in res.err
+    os.chown(snapshot, os.geteuid(), -1)
+    assert cli("tune", "revert", "--root", str(root)).status == 0
+    assert (root / "proc/sys/vm/swappiness").read_text() == "60\n"
+
+
+def test_revert_refuses_an_entry_the_apply_did_not_record(cli, tmp_path, root):
+    prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
+    assert cli(*apply_args(root, prof)).status == 0
+    (root / "proc/sys/kernel/core_pattern").write_text("core\n")
+    entry = {
+        "name": "kernel.core_pattern",
+        "kind": "sysctl",
+        "relative": "proc/sys/kernel/core_pattern",
+        "feature": None,
+        "value": "|/tmp/evil %p",
+    }
+    forge(root, lambda data: data["entries"].append(entry))
+    res = cli("tune", "revert", "--root", str(root))
+    assert res.status == 2, res.out
+    assert "kernel.core_pattern" in res.err and "not recorded" in res.err
+    assert "nothing written" in res.err
+    assert (root / "proc/sys/kernel/core_pattern").read_text() == "core\n"
+    assert (root / "proc/sys/vm/swappiness").read_text() == "10\n"
+
+
+def test_revert_refuses_an_entry_whose_path_is_not_its_key(cli, tmp_path, root):
+    prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
+    assert cli(*apply_args(root, prof)).status == 0
+    forge(root, lambda d: d["entries"][0].update(relative="proc/sys/kernel/timer_migration"))
+    res = cli("tune", "revert", "--root", str(root))
+    assert res.status == 2, res.out
+    assert "proc/sys/kernel/timer_migration" in res.err and "nothing written" in res.err
+    assert (root / "proc/sys/kernel/timer_migration").read_text() == "1\n"
+
+
+@pytest.mark.parametrize("value", ["1\nvm.x=2", "1\n", "6\x1b[2J0", "60 60", "sixty", "6\u20280"])
+def test_revert_validates_snapshot_values(cli, tmp_path, root, value):
+    prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
+    assert cli(*apply_args(root, prof)).status == 0
+    forge(root, lambda d: d["entries"][0].update(value=value))
+    res = cli("tune", "revert", "--root", str(root))
+    assert res.status == 2, res.out
+    assert "vm.swappiness" in res.err and "allowed" in res.err and "nothing written" in res.err
+    assert "\x1b" not in res.err and "\u2028" not in res.err  # named escaped, never echoed raw
+    assert (root / "proc/sys/vm/swappiness").read_text() == "10\n"
+
+
+def test_root_whose_proc_sys_links_out_refused(cli, tmp_path):
+    root = tmp_path / "linked"
+    (root / "proc").mkdir(parents=True)
+    prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
+    # The host's real settings: only read-only commands are run against them.
+    (root / "proc/sys").symlink_to("/proc/sys")
+    for args in (
+        apply_args(root, prof, "--dry-run"),
+        ["tune", "diff", str(prof), "--root", str(root)],
+    ):
+        res = cli(*args)
+        assert res.status == 2, res.out
+        assert "outside" in res.err and "refused" in res.err
+        assert "would write" not in res.out and "->" not in res.out
+    # Another tree standing in for the host's, so that a real apply can be tried.
+    host = make_root(tmp_path / "host")
+    (root / "proc/sys").unlink()
+    (root / "proc/sys").symlink_to(host / "proc/sys")
+    res = cli(*apply_args(root, prof))
+    assert res.status == 2, res.out
+    assert "outside" in res.err and "nothing written" in res.err
+    assert (host / "proc/sys/vm/swappiness").read_text() == "60\n"
+    assert not (root / "var").exists()
+
+
+def test_root_whose_state_folder_links_out_refused(cli, tmp_path, root):
+    outside = tmp_path / "outside-var"
+    outside.mkdir()
+    (root / "var").symlink_to(outside)
+    res = cli(*apply_args(root, profile(tmp_path, setting('"vm.swappiness"', "10"))))
+    assert res.status == 2, res.out
+    assert "outside" in res.err and "--state-dir" in res.err
+    assert list(outside.iterdir()) == []
+    assert (root / "proc/sys/vm/swappiness").read_text() == "60\n"
+
+
+def test_apply_refused_while_another_holds_the_state(cli, tmp_path, root):
+    from hotpath.tune.apply import State
+
+    prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
+    state = State(root / "var/lib/hotpath/tune")
+    with state.locked(create=True):  # this process is the other apply, mid-way
+        proc = run_tune(["apply", str(prof), "--root", str(root)])
+        assert proc.returncode == 2, proc.stderr
+        assert "another" in proc.stderr and "one at a time" in proc.stderr
+        assert (root / "proc/sys/vm/swappiness").read_text() == "60\n"
+        assert not snapshot_of(root).exists()
+    assert cli(*apply_args(root, prof)).status == 0
+    with state.locked(create=False):  # and the other revert
+        proc = run_tune(["revert", "--root", str(root)])
+        assert proc.returncode == 2, proc.stderr
+        assert "one at a time" in proc.stderr
+        assert (root / "proc/sys/vm/swappiness").read_text() == "10\n"
+    assert cli("tune", "revert", "--root", str(root)).status == 0  # free again
+
+
+def test_two_applies_at_once_lose_no_original_value(tmp_path, root):
+    """Two processes, two profiles, one root: at most one applies, and its revert
+    restores every original value. The race is real, so it is tried a few times."""
+    a = profile(tmp_path, setting('"vm.swappiness"', "10"), "a")
+    b = profile(tmp_path, setting('"kernel.timer_migration"', "0"), "b")
+    before = tree(root)
+    tune = [sys.executable, "-m", "hotpath.tune"]
+    for _ in range(4):
+        procs = [
+            subprocess.Popen(
+                [*tune, "apply", str(p), "--root", str(root)],
+                cwd=REPO,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                text=True,
+            )
+            for p in (a, b)
+        ]
+        outs = []
+        for proc in procs:
+            out, err = proc.communicate(timeout=60)
+            outs.append((proc.returncode, out, err))
+        assert sorted(rc for rc, _, _ in outs) == [0, 2], outs
+        loser = next(err for rc, _, err in outs if rc == 2)
+        assert "one at a time" in loser, loser
+        res = run_tune(["revert", "--root", str(root)])
+        assert res.returncode == 0, res.stderr
+        assert tree(root) == before
+
+
+def test_verify_with_nothing_to_verify_fails(cli, tmp_path, root):
+    prof = profile(tmp_path, setting('"kernel.no_such_knob"', "1"))
+    res = cli("tune", "verify", str(prof), "--root", str(root))
+    assert res.status == 1, res.out
+    assert "nothing verified" in res.out
+
+
+def test_diff_errors_go_to_stderr(cli, tmp_path, root):
+    (root / "proc/sys/kernel/evil").symlink_to(tmp_path)
+    prof = profile(tmp_path, setting('"vm.swappiness"', "5") + setting('"kernel.evil"', "1"))
+    res = cli("tune", "diff", str(prof), "--root", str(root))
+    assert res.status == 2
+    assert "error: key 'kernel.evil'" in res.err
+    assert "error:" not in res.out
+
+
+def test_revert_after_a_partial_revert_does_not_say_the_apply_stopped(cli, tmp_path, root):
+    if os.geteuid() != 0:
+        pytest.skip("chattr +i needs root; the suite runs as root here")
+    prof = profile(tmp_path, BASIC)
+    assert cli(*apply_args(root, prof)).status == 0
+    path = root / "sys/kernel/debug/sched/migration_cost_ns"
+    set_immutable(path, True)
+    try:
+        assert cli("tune", "revert", "--root", str(root)).status == 1
+    finally:
+        set_immutable(path, False)
+    res = cli("tune", "revert", "--root", str(root))
+    assert res.status == 0, res.out
+    assert "did not finish" not in res.out
+
+
+def test_revert_refuses_a_snapshot_whose_names_hold_control_characters(cli, tmp_path, root):
+    prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
+    assert cli(*apply_args(root, prof)).status == 0
+    forge(root, lambda d: d.update(profile="x\x1b]0;owned\x07"))
+    res = cli("tune", "revert", "--root", str(root))
+    assert res.status == 2, res.out
+    assert "\x1b" not in res.err and "\\x1b" in res.err and "nothing written" in res.err
+    assert (root / "proc/sys/vm/swappiness").read_text() == "10\n"

@@ -4,6 +4,10 @@ is written (traversal, links out, bad values, bad input), profiles (include,
 the built-in ones and their reasons) and export to sysctl.d and tuned.
 """
 
+import errno
+import os
+from pathlib import Path
+
 import pytest
 
 from hotpath.tune import profile as profile_mod
@@ -272,3 +276,172 @@ def test_export_tuned(cli):
     assert "/sys/kernel/debug/sched/features=" not in sysfs  # one value per file in [sysfs]
     assert "\n/sys/kernel/debug/sched/latency_ns=10000000\n" in sysfs
     assert "# Swap a little less eagerly" in sysctl
+
+
+# ---------------------------------------------------------------- issue 28: profile text, losses
+
+
+INJECTED = "[sysctl]\nkernel.core_pattern=|/tmp/evil %p"
+INJECTED_TOML = '"[sysctl]\\nkernel.core_pattern=|/tmp/evil %p"'  # the same, as TOML says it
+
+
+@pytest.mark.parametrize(
+    ("head", "row", "field"),
+    [
+        (f"summary = {INJECTED_TOML}", "", "summary"),
+        (f"summary = 'x'\nsource = {INJECTED_TOML}", "", "source"),
+        ("summary = 'x'", f"reason = {INJECTED_TOML}\nsource = 's'", "reason"),
+        ("summary = 'x'", f"reason = 'r'\nsource = {INJECTED_TOML}", "source"),
+        ("summary = 'x'", 'reason = "r"\nsource = "s\\u202e"', "source"),  # bidi override
+        ('summary = "x\\r"', "", "summary"),
+        ('summary = "x\\u2028y"', "", "summary"),
+        ("summary = 'x'\ninclude = [\"a\\nb\"]", "", "include"),
+    ],
+)
+def test_free_text_with_control_characters_refused(cli, tmp_path, head, row, field):
+    row = row or "reason = 'r'\nsource = 's'"
+    path = tmp_path / "bad.toml"
+    path.write_text(f"[profile]\n{head}\n[[setting]]\nkey = 'vm.swappiness'\nvalue = 1\n{row}\n")
+    for args in (["show"], ["export", "--tuned"], ["export", "--sysctl-d"]):
+        res = cli("tune", args[0], str(path), *args[1:])
+        assert res.status == 2, (args, res.out)
+        assert f"'{field}'" in res.err and "allowed" in res.err
+        assert res.out == ""
+        assert "\n[sysctl]" not in res.err and "\u202e" not in res.err
+
+
+def test_profile_file_name_with_a_newline_refused(cli, tmp_path):
+    path = profile(tmp_path, setting('"vm.swappiness"', "1"), "evil\n[sysctl]")
+    res = cli("tune", "export", str(path), "--tuned")
+    assert res.status == 2
+    assert "\\n" in res.err and "allowed" in res.err
+
+
+def test_output_neutralises_what_slips_past_loading(monkeypatch, tmp_path):
+    from hotpath.tune import export
+
+    prof = profile_mod.load(str(profile(tmp_path, setting('"vm.swappiness"', "1"))))
+    prof.summary = INJECTED  # as if a check had been missed
+    text = export.tuned(prof)
+    assert "\n[sysctl]\nkernel.core_pattern" not in text
+    assert "summary=[sysctl]\\nkernel.core_pattern=|/tmp/evil %p" in text
+
+
+def test_fifo_as_profile_named_and_never_opened_blocking(cli, tmp_path):
+    fifo = tmp_path / "p.toml"
+    os.mkfifo(fifo)
+    res = cli("tune", "show", str(fifo))  # no writer: a blocking open would hang here
+    assert res.status == 2
+    assert "not a regular file" in res.err and "no such file" not in res.err
+
+
+def test_binary_profile_refused_in_one_line(cli, tmp_path):
+    path = tmp_path / "bin.toml"
+    path.write_bytes(b"\x7fELF\x02\x01\x01\x00\xff\xfe\x00summary")
+    res = cli("tune", "show", str(path))
+    assert res.status == 2
+    assert "UTF-8" in res.err and "Traceback" not in res.err
+    assert len(res.err.strip().splitlines()) == 1
+
+
+LOSS = setting(
+    '"vm.swappiness"',
+    "10",
+    'lowers_security = { name = "swap", reason = "a test loss" }',
+) + setting('"kernel.timer_migration"', "0")
+
+
+def test_security_lowering_setting_refused_without_naming_the_loss(cli, tmp_path, root):
+    before = tree(root)
+    prof = profile(tmp_path, LOSS)
+    for args in (
+        apply_args(root, prof),
+        apply_args(root, prof, "--dry-run"),
+        [
+            "tune",
+            "evaluate",
+            str(prof),
+            "--root",
+            str(root),
+            "--rounds",
+            "3",
+            "--command",
+            "x=true",
+        ],
+        apply_args(root, prof, "--allow-security-loss", "aslr"),  # not this profile's loss
+    ):
+        res = cli(*args)
+        assert res.status == 2, (args, res.err)
+        assert "vm.swappiness" in res.err and "swap" in res.err and "allowed" in res.err
+        assert tree(root) == before
+        assert not (root / "var").exists()
+    res = cli(*apply_args(root, prof, "--allow-security-loss", "swap"))
+    assert res.status == 0, res.err
+    assert (root / "proc/sys/vm/swappiness").read_text() == "10\n"
+
+
+def test_a_loss_already_in_place_needs_no_flag(cli, tmp_path, root):
+    (root / "proc/sys/vm/swappiness").write_text("10\n")
+    res = cli(*apply_args(root, profile(tmp_path, LOSS)))
+    assert res.status == 0, res.err
+
+
+def test_security_lowering_settings_shown_first(cli, tmp_path, root):
+    prof = profile(tmp_path, setting('"kernel.timer_migration"', "0") + LOSS)
+    show = cli("tune", "show", str(prof)).out
+    assert show.index("LOWERS SECURITY") < show.index("kernel.timer_migration")
+    assert "swap: vm.swappiness = 10: a test loss" in show
+    diff = cli("tune", "diff", str(prof), "--root", str(root)).out.splitlines()
+    assert diff[0].startswith("vm.swappiness") and "LOWERS SECURITY (swap)" in diff[0]
+    for fmt in ("--sysctl-d", "--tuned"):
+        text = cli("tune", "export", str(prof), fmt).out
+        first_setting = min(text.index("vm.swappiness"), text.index("kernel.timer_migration"))
+        assert text.index("# LOWERS SECURITY") < first_setting
+        assert "# LOWERS SECURITY (swap): vm.swappiness = 10: a test loss" in text
+
+
+@pytest.mark.parametrize(
+    ("field", "message"),
+    [
+        ('lowers_security = "aslr"', "'lowers_security' must be"),
+        ('lowers_security = { name = "ASLR!", reason = "r" }', "name 'ASLR!'"),
+        ('lowers_security = { name = "aslr" }', "'reason' must be a non-empty string"),
+        ('lowers_security = { name = "aslr", reason = "r", x = 1 }', "allowed: name, reason"),
+    ],
+)
+def test_bad_security_marks_refused(cli, tmp_path, field, message):
+    res = cli("tune", "show", str(profile(tmp_path, setting('"vm.swappiness"', "1", field))))
+    assert res.status == 2
+    assert message in res.err
+
+
+def test_ktweak_marks_its_security_losses():
+    prof = profile_mod.load("ktweak")
+    marked = {s.name: s.lowers_security.name for s in prof.settings if s.lowers_security}
+    assert marked == {"kernel.randomize_va_space": "aslr", "net.ipv4.tcp_syncookies": "syncookies"}
+
+
+# ---------------------------------------------------------------- issue 28: export on a full disk
+
+
+@pytest.fixture
+def full_disk(monkeypatch):
+    """Every file written gets a few bytes out, then ENOSPC, as on a full disk."""
+
+    def write_text(self, data, *args, **kwargs):
+        with open(self, "w") as fh:
+            fh.write(data[:8])
+        raise OSError(errno.ENOSPC, os.strerror(errno.ENOSPC), str(self))
+
+    monkeypatch.setattr(Path, "write_text", write_text)
+
+
+@pytest.mark.parametrize("fmt", ["--sysctl-d", "--tuned"])
+def test_export_on_a_full_disk_leaves_nothing(cli, tmp_path, full_disk, fmt):
+    out = tmp_path / "out"
+    out.mkdir()
+    res = cli("tune", "export", "ktweak", fmt, "--output", str(out))
+    assert res.status == 1, res.err
+    assert "No space left on device" in res.err and str(out) in res.err
+    assert len(res.err.strip().splitlines()) == 1
+    assert list(out.iterdir()) == []

@@ -8,18 +8,23 @@
 
 --root DIR (default /) works on a copy of /proc/sys and /sys; --state-dir
 (or $HOTPATH_TUNE_STATE_DIR) says where the snapshot goes
-(hotpath.tune.apply.default_state_dir for the default).
+(hotpath.tune.apply.default_state_dir for the default). Settings a profile
+marks as lowering security are refused by apply and evaluate unless
+--allow-security-loss names their loss, and come first in show, diff and
+export. A profile's text is printed through hotpath.tune.text.escaped().
 """
 
 import argparse
 import sys
 from pathlib import Path
 
-from hotpath.destination import check_folder, write_file
+from hotpath.destination import StagedFolder, check_folder, reason, write_file
 from hotpath.errors import HotpathError, UsageError
 from hotpath.tune import evaluate, export, profile
-from hotpath.tune.apply import Writer, revert
+from hotpath.tune.apply import State, Writer, revert
 from hotpath.tune.options import (
+    add_security_option,
+    check_security,
     checked_plan,
     checked_root,
     need_privilege,
@@ -27,7 +32,8 @@ from hotpath.tune.options import (
     print_skipped,
     state_for,
 )
-from hotpath.tune.plan import make_plan
+from hotpath.tune.plan import Plan, make_plan
+from hotpath.tune.text import escaped
 from hotpath.tune.verify import verify
 
 
@@ -62,6 +68,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     sub.add_argument("--dry-run", action="store_true", help="check and show, write nothing")
     _root_option(sub)
     _state_option(sub)
+    add_security_option(sub)
     sub.set_defaults(handler=run_apply)
 
     sub = actions.add_parser("revert", help="restore the snapshot the last apply took")
@@ -81,6 +88,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     sub.add_argument("profile", metavar="PROFILE")
     _root_option(sub)
     _state_option(sub)
+    add_security_option(sub)
     evaluate.add_arguments(sub)
     sub.set_defaults(handler=evaluate.run)
 
@@ -134,22 +142,33 @@ def run_list(args: argparse.Namespace) -> int:
 
 def run_show(args: argparse.Namespace) -> int:
     prof = profile.load(args.profile)
-    print(f"profile {prof.name}: {prof.summary}")
+    # Loading refused control characters; escaped() is the second line of defence.
+    print(f"profile {prof.name}: {escaped(prof.summary)}")
     if prof.source:
-        print(f"source: {prof.source}")
+        print(f"source: {escaped(prof.source)}")
     if prof.includes:
-        print(f"includes: {', '.join(prof.includes)}")
-    for setting in prof.settings:
+        print(f"includes: {escaped(', '.join(prof.includes))}")
+    lowering = [(s, s.lowers_security) for s in prof.settings if s.lowers_security is not None]
+    if lowering:
+        print(
+            "\nLOWERS SECURITY: apply and evaluate refuse these unless "
+            f"--allow-security-loss {','.join(prof.loss_names())} names their loss"
+        )
+    for setting, loss in lowering:
+        print(f"  {loss.name}: {setting.name} = {setting.value!r}: {escaped(loss.reason)}")
+    for setting in profile.security_first(prof.settings):
         keys = " | ".join(k.text for k in setting.keys)
         flags = []
+        if setting.lowers_security:
+            flags.append(f"LOWERS SECURITY: {setting.lowers_security.name}")
         if setting.android_only:
             flags.append("Android only")
         if setting.origin != prof.name:
             flags.append(f"from {setting.origin}")
         tail = f"  [{', '.join(flags)}]" if flags else ""
         print(f"\n{keys} = {setting.value!r}{tail}")
-        print(f"  why: {setting.reason}")
-        print(f"  source: {setting.source}")
+        print(f"  why: {escaped(setting.reason)}")
+        print(f"  source: {escaped(setting.source)}")
     return 0
 
 
@@ -157,13 +176,15 @@ def run_diff(args: argparse.Namespace) -> int:
     root = checked_root(args)
     prof = profile.load(args.profile)
     plan = make_plan(prof, root)
-    for item in plan.items:
+    for item in sorted(plan.items, key=lambda i: i.setting.lowers_security is None):
         mark = "same" if not item.changes else f"{item.current} -> {item.desired}"
-        print(f"{item.knob.name:<44} {mark}")
+        loss = item.setting.lowers_security
+        tail = f"  LOWERS SECURITY ({loss.name})" if loss else ""
+        print(f"{item.knob.name:<44} {escaped(mark)}{tail}")
     for skip in plan.skipped:
-        print(f"{skip.setting.name:<44} skipped: {skip.why}")
+        print(f"{skip.setting.name:<44} skipped: {escaped(skip.why)}")
     for error in plan.errors:
-        print(f"error: {error}")
+        print(f"error: {error}", file=sys.stderr)
     print(f"{len(plan.changes())} of {len(plan.items)} knob(s) would change under {root}")
     return 2 if plan.errors else 0
 
@@ -175,9 +196,21 @@ def run_verify(args: argparse.Namespace) -> int:
     checks = verify(plan)
     bad = [c for c in checks if not c.ok]
     for check in checks:
-        state = "ok" if check.ok else f"DIFFERS: kernel has {check.found}, profile {check.expected}"
+        state = (
+            "ok"
+            if check.ok
+            else f"DIFFERS: kernel has {escaped(check.found)}, profile {check.expected}"
+        )
         print(f"{check.name:<44} {state}")
     print_skipped(plan)
+    if not checks:
+        # Nothing checked is not "as the profile says": a wrong --root, or a
+        # kernel with none of these knobs, must not pass a script's check.
+        print(
+            f"nothing verified: none of the {len(prof.settings)} setting(s) of "
+            f"'{prof.name}' is on this kernel under {root}"
+        )
+        return 1
     print(
         f"{len(checks) - len(bad)} of {len(checks)} knob(s) as the profile says"
         + (f"; {len(plan.skipped)} skipped" if plan.skipped else "")
@@ -189,18 +222,25 @@ def run_apply(args: argparse.Namespace) -> int:
     root = checked_root(args)
     prof = profile.load(args.profile)
     plan = checked_plan(prof, root)
+    # A dry run checks what apply checks: the losses too.
+    check_security(prof, plan, args.allow_security_loss)
     changes = plan.changes()
     if args.dry_run:
         for item in plan.items:
             what = f"{item.current} -> {item.desired}" if item.changes else "already set"
-            print(f"would write {item.knob.name:<40} {what}")
+            print(f"would write {item.knob.name:<40} {escaped(what)}")
         print_skipped(plan)
         print(f"dry run: {len(changes)} knob(s) would change under {root}; nothing written")
         return 0
     need_privilege(root, "apply")
     state = state_for(args, root)
-    state.prepare()
-    writer = Writer(state, root, plan.items)
+    with state.locked(create=True):
+        return _apply_locked(prof, plan, state)
+
+
+def _apply_locked(prof: profile.Profile, plan: Plan, state: State) -> int:
+    changes = plan.changes()
+    writer = Writer(state, plan.root, plan.items)
     writer.begin(prof.name)
     try:
         warnings = writer.set_values({i.knob.name: i.desired for i in changes})
@@ -224,26 +264,39 @@ def run_apply(args: argparse.Namespace) -> int:
     return 0
 
 
-def run_revert(args: argparse.Namespace) -> int:
-    root = checked_root(args)
-    state = state_for(args, root)
+def _need_snapshot(state: State) -> None:
     if not state.exists():
         raise UsageError(
             f"no snapshot in {state.folder}; allowed: revert after 'hotpath tune apply' "
             "(with the same --root/--state-dir)"
         )
-    if args.forget:
-        snap = state.load()
-        for entry in snap.entries:
-            print(f"snapshot value {entry.name} = {entry.value}")
-        state.clear()
-        print(f"forgot the snapshot of '{snap.profile}' ({snap.created}); nothing written")
-        return 0
-    need_privilege(root, "revert")
-    events = state.journal_events()
-    interrupted = events and events[-1].get("event") not in ("complete",)
+
+
+def run_revert(args: argparse.Namespace) -> int:
+    root = checked_root(args)
+    state = state_for(args, root)
+    _need_snapshot(state)
+    if not args.forget:
+        need_privilege(root, "revert")
+    with state.locked(create=False):
+        _need_snapshot(state)  # again: another revert may have ended meanwhile
+        return _forget(state) if args.forget else _revert_locked(state, root)
+
+
+def _forget(state: State) -> int:
+    snap = state.load()
+    for entry in snap.entries:
+        print(f"snapshot value {escaped(entry.name)} = {escaped(str(entry.value))}")
+    state.clear()
+    print(f"forgot the snapshot of '{escaped(snap.profile)}' ({snap.created}); nothing written")
+    return 0
+
+
+def _revert_locked(state: State, root: Path) -> int:
+    # "complete" anywhere: a revert that stopped half-way adds lines after it.
+    finished = any(e.get("event") == "complete" for e in state.journal_events())
     snap, report = revert(state, root)
-    if interrupted:
+    if not finished:
         print(f"the apply of '{snap.profile}' at {snap.created} did not finish (journal)")
     print_restore(report)
     total = len(snap.entries)
@@ -267,16 +320,35 @@ def run_export(args: argparse.Namespace) -> int:
     prof = profile.load(args.profile)
     if not 10 <= args.priority <= 99:
         raise UsageError(f"--priority '{args.priority}': allowed: 10..99")
-    if args.sysctl_d:
-        text, name = export.sysctl_d(prof), f"{args.priority}-hotpath-{prof.name}.conf"
-    else:
-        text, name = export.tuned(prof), f"hotpath-{prof.name}/tuned.conf"
+    text = export.sysctl_d(prof) if args.sysctl_d else export.tuned(prof)
     if args.output is None:
         sys.stdout.write(text)
         return 0
     check_folder(args.output, "--output")
-    path = args.output / name
-    path.parent.mkdir(parents=True, exist_ok=True)
-    write_file(path, text)
+    try:
+        path = _write_export(args, prof.name, text)
+    except OSError as err:  # a full disk, a quota: nothing is left half-written
+        raise HotpathError(
+            f"--output '{args.output}': the export could not be written ({reason(err)}); "
+            "nothing left there"
+        ) from err
     print(f"wrote {path}")
     return 0
+
+
+def _write_export(args: argparse.Namespace, name: str, text: str) -> Path:
+    """Write the file whole or not at all: staged in a hidden folder and moved
+    into --output at the end (hotpath.destination), the tuned folder with it."""
+    if args.sysctl_d:
+        relative = Path(f"{args.priority}-hotpath-{name}.conf")
+    else:
+        relative = Path(f"hotpath-{name}/tuned.conf")
+    stage = StagedFolder(args.output)
+    try:
+        (stage.path / relative).parent.mkdir(exist_ok=True)
+        write_file(stage.path / relative, text)
+        stage.commit()
+    except BaseException:
+        stage.discard()
+        raise
+    return Path(args.output) / relative

@@ -4,13 +4,32 @@
 The state folder holds at most one snapshot (a second apply is refused until
 `revert`), and a journal beside it:
 
+- journal.jsonl: first a "begin" line naming every knob the apply may
+  write, then one line before each write ("writing" and the value) and one
+  after ("written"), each fsynced. After a kill the journal says how far it
+  got; revert does not need that (it compares every knob with the snapshot
+  and writes back those that differ) but reports it.
 - snapshot.json: every knob the profile writes, with its value before the
-  first write. Written before anything changes: a temporary file (mode
-  0600), fsync, rename over the name, fsync of the folder.
-- journal.jsonl: one line before each write ("writing" and the value) and
-  one after ("written"), each fsynced. After a kill the journal says how
-  far it got; revert does not need it (it compares every knob with the
-  snapshot and writes back those that differ) but reports it.
+  first write. Written before anything changes, after the journal's begin
+  line: a temporary file (mode 0600), fsync, rename over the name, fsync of
+  the folder.
+
+Revert writes, as root, what it reads back from that folder, so it trusts
+it only as far as it can check it: the folder and both files must belong to
+the user running it (the effective uid) and be writable by no one else
+(files opened without following links); the snapshot must name exactly the
+knobs the journal's begin line recorded; every knob is found again from its
+name, as apply found it (never from a path in the file); and every value
+must be one apply could have read (printable, one space between words, the
+shape the kernel prints now). Anything else is refused before a single
+write, exit status 2. None of this is a signature: a process running as the
+same user can rewrite both files; the ownership and mode checks are what
+keep everyone else out.
+
+The whole of apply, revert and evaluate holds an exclusive flock(2) on the
+state folder, so two of them on one folder cannot both take a snapshot (the
+second is refused at once, nothing written); the lock goes with the
+process, even after a kill -9, and leaves no file behind.
 
 A write the kernel refuses ends apply: the knobs already written are set
 back (in reverse order) and the command names the key and the kernel's
@@ -25,18 +44,22 @@ right after its N-th write: the crash the snapshot is for, for real.
 """
 
 import datetime
+import fcntl
 import json
 import os
 import signal
-from collections.abc import Iterable
+import stat
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hotpath.destination import reason
 from hotpath.errors import HotpathError, UsageError
-from hotpath.tune.keys import Knob, UnsafeKeyError, read_text, reopen_knob, write_text
+from hotpath.tune.keys import Knob, UnsafeKeyError, inside, read_text, reopen_knob, write_text
 from hotpath.tune.plan import Item
-from hotpath.tune.values import current_value, write_form
+from hotpath.tune.text import escaped, unsafe
+from hotpath.tune.values import ValueFormError, check_stored, current_value, write_form
 
 STATE_ENV = "HOTPATH_TUNE_STATE_DIR"
 KILL_ENV = "HOTPATH_TUNE_TEST_KILL_AFTER"
@@ -52,7 +75,14 @@ def default_state_dir(root: Path) -> Path:
     if env:
         return Path(env)
     if root.resolve() != Path("/"):
-        return root / "var/lib/hotpath/tune"
+        folder = root / "var/lib/hotpath/tune"
+        real = os.path.realpath(folder)
+        if not inside(real, os.path.realpath(root)):
+            raise UsageError(
+                f"--root '{root}': its var/lib/hotpath/tune resolves to {escaped(real)}, "
+                "outside the root; allowed: a root whose state stays inside it, or --state-dir"
+            )
+        return folder
     if os.geteuid() == 0:
         return SYSTEM_STATE_DIR
     xdg = os.environ.get("XDG_STATE_HOME") or ""
@@ -85,6 +115,23 @@ def _fsync_dir(folder: Path) -> None:
         os.close(fd)
 
 
+def _check_trusted(st: os.stat_result, path: Path) -> None:
+    """UsageError unless `path` (already opened: `st` is its fstat) is this user's
+    and nobody else's to write: anyone who could change it could choose what
+    revert writes as root."""
+    problem = None
+    if st.st_uid != os.geteuid():
+        problem = f"owned by uid {st.st_uid}, not by you (uid {os.geteuid()})"
+    elif st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
+        problem = f"mode {stat.S_IMODE(st.st_mode):04o}, writable by others"
+    if problem is not None:
+        raise UsageError(
+            f"'{escaped(str(path))}' is {problem}; nothing written; allowed: the state "
+            "folder and its files owned by you and writable by no one else (if you did not "
+            "make them so, read them and remove them by hand)"
+        )
+
+
 class State:
     """The state folder: one snapshot and its journal."""
 
@@ -110,6 +157,40 @@ class State:
                 f"--state-dir '{self.folder}': not writable; allowed: a folder you can write to"
             )
 
+    @contextmanager
+    def locked(self, create: bool) -> Iterator[None]:
+        """Hold the state folder (made first when `create`) for one apply, revert or
+        evaluate; UsageError at once if another process holds it."""
+        if create:
+            self.prepare()
+        fd = os.open(self.folder, os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
+        try:
+            _check_trusted(os.fstat(fd), self.folder)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError as err:
+                raise UsageError(
+                    f"another 'hotpath tune' apply, revert or evaluate is using {self.folder} "
+                    "now; nothing written; allowed: one at a time (run this once it has ended)"
+                ) from err
+            yield
+        finally:
+            os.close(fd)  # releases the lock
+
+    def _read_trusted(self, path: Path) -> bytes:
+        """A state file's bytes, after the same ownership checks on it and its folder."""
+        _check_trusted(self.folder.stat(), self.folder)
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+        try:
+            st = os.fstat(fd)
+            if not stat.S_ISREG(st.st_mode):
+                raise UsageError(f"'{path}' is not a regular file; nothing written")
+            _check_trusted(st, path)
+            with os.fdopen(fd, "rb", closefd=False) as fh:
+                return fh.read()
+        finally:
+            os.close(fd)
+
     def write_snapshot(self, snap: Snapshot) -> None:
         data = {
             "format": SNAPSHOT_FORMAT,
@@ -133,20 +214,26 @@ class State:
 
     def load(self) -> Snapshot:
         try:
-            data = json.loads(self.snapshot_path.read_text())
+            data = json.loads(self._read_trusted(self.snapshot_path))
             if data.get("format") != SNAPSHOT_FORMAT:
                 raise ValueError(f"format {data.get('format')!r}")
             entries = [Entry(**e) for e in data["entries"]]
-            return Snapshot(data["profile"], data["root"], data["created"], entries)
+            snap = Snapshot(data["profile"], data["root"], data["created"], entries)
+            _check_snapshot_types(snap)
+            return snap
         except (OSError, ValueError, KeyError, TypeError) as err:
-            raise HotpathError(
-                f"snapshot '{self.snapshot_path}' cannot be read ({err}); it is kept as it is"
+            # Input, like a corrupt history database: exit status 2.
+            raise UsageError(
+                f"snapshot '{self.snapshot_path}' cannot be read ({escaped(str(err))}); "
+                "nothing written, it is kept as it is; allowed: the snapshot apply wrote"
             ) from err
 
-    def journal(self, **event: str) -> None:
+    def journal(self, **event: object) -> None:
         new = not self.journal_path.exists()
         fd = os.open(
-            self.journal_path, os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_CLOEXEC, 0o600
+            self.journal_path,
+            os.O_WRONLY | os.O_CREAT | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC,
+            0o600,
         )
         try:
             os.write(fd, (json.dumps(event) + "\n").encode())
@@ -156,23 +243,54 @@ class State:
         if new:
             _fsync_dir(self.folder)
 
-    def journal_events(self) -> list[dict[str, str]]:
+    def journal_events(self) -> list[dict[str, object]]:
         try:
-            lines = self.journal_path.read_text().splitlines()
-        except OSError:
+            lines = self._read_trusted(self.journal_path).splitlines()
+        except FileNotFoundError:
             return []
         events = []
         for line in lines:
             try:
-                events.append(json.loads(line))
+                event = json.loads(line)
             except ValueError:
                 break  # a line cut by the crash: the ones before it stand
+            if not isinstance(event, dict):
+                break
+            events.append(event)
         return events
+
+    def recorded_keys(self) -> list[str] | None:
+        """The knobs the journal's begin line says the apply may write (None: no such line)."""
+        events = self.journal_events()
+        keys = events[0].get("keys") if events and events[0].get("event") == "begin" else None
+        if not isinstance(keys, list) or not all(isinstance(k, str) for k in keys):
+            return None
+        return keys
 
     def clear(self) -> None:
         self.journal_path.unlink(missing_ok=True)
         self.snapshot_path.unlink(missing_ok=True)
         _fsync_dir(self.folder)
+
+
+def _check_snapshot_types(snap: Snapshot) -> None:
+    """ValueError unless every field is text as apply writes it. The names are
+    printed as they are, so they must be safe; the values are checked against
+    their knobs by revert, which names the knob."""
+    names = [snap.profile, snap.root, snap.created]
+    values = []
+    for entry in snap.entries:
+        names += [entry.name, entry.kind, entry.relative]
+        if entry.feature is not None:
+            names.append(entry.feature)
+        values.append(entry.value)
+    for text in names + values:
+        if not isinstance(text, str):
+            raise ValueError(f"{text!r} is not text")
+    for text in names:
+        bad = unsafe(text)
+        if bad is not None:
+            raise ValueError(f"'{escaped(text)}' holds {bad}")
 
 
 def read_value(knob: Knob) -> str:
@@ -210,19 +328,31 @@ class Writer:
         self.kill_after = int(kill) if kill.isdigit() else 0
 
     def begin(self, profile: str) -> None:
-        """Write the snapshot of every knob's present value (before any change)."""
+        """Write the snapshot of every knob's present value (before any change).
+
+        The caller holds the state's lock. The plan was read before it: a knob
+        that has changed since (another process) is refused, as its value in
+        the plan would not be the one to restore."""
         if self.state.exists():
             snap = self.state.load()
             raise UsageError(
                 f"a snapshot of profile '{snap.profile}' taken {snap.created} is in "
                 f"{self.state.folder}: run 'hotpath tune revert' first (allowed: one at a time)"
             )
+        for name, knob in self.knobs.items():
+            now = read_value(knob)
+            if now != self.originals[name]:
+                raise HotpathError(
+                    f"{name} changed from {escaped(self.originals[name])} to {escaped(now)} "
+                    "while the profile was checked (another process?); nothing written"
+                )
         created = datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds")
         entries = [
             Entry(k.name, k.kind, k.relative, k.feature, self.originals[k.name])
             for k in self.knobs.values()
         ]
         self.state.journal_path.unlink(missing_ok=True)
+        self.state.journal(event="begin", profile=profile, keys=list(self.knobs))
         self.state.write_snapshot(Snapshot(profile, str(self.root.resolve()), created, entries))
 
     def set_values(self, values: dict[str, str]) -> list[str]:
@@ -310,24 +440,76 @@ def _restore_one(state: State, knob: Knob, value: str, report: RestoreReport) ->
 
 
 def revert(state: State, root: Path) -> tuple[Snapshot, RestoreReport]:
-    """Restore the snapshot in `state` under `root`; cleared only when complete."""
+    """Restore the snapshot in `state` under `root`; cleared only when complete.
+
+    The caller holds the state's lock. Every entry is checked before the
+    first write (the module's docstring says what revert trusts): one that
+    fails refuses the whole revert (UsageError, nothing written)."""
     snap = state.load()
     if Path(snap.root) != root.resolve():
         raise UsageError(
-            f"--root '{root}': the snapshot in {state.folder} was taken under '{snap.root}'; "
-            f"allowed: --root {snap.root}"
+            f"--root '{root}': the snapshot in {state.folder} was taken under "
+            f"'{escaped(snap.root)}'; allowed: --root {escaped(snap.root)}"
         )
-    report = RestoreReport()
-    for entry in reversed(snap.entries):
-        try:
-            knob = reopen_knob(root, entry.name, entry.kind, entry.relative, entry.feature)
-        except UnsafeKeyError as err:
-            report.refused.append(f"{entry.name} = {entry.value}: {err}")
-            continue
-        if knob is None:
-            report.gone.append(entry.name)
-            continue
-        _restore_one(state, knob, entry.value, report)
+    targets, gone = _checked_entries(state, snap, root)
+    report = RestoreReport(gone=gone)
+    for knob, value in targets:
+        _restore_one(state, knob, value, report)
     if not report.refused:
         state.clear()
     return snap, report
+
+
+def _checked_entries(
+    state: State, snap: Snapshot, root: Path
+) -> tuple[list[tuple[Knob, str]], list[str]]:
+    """The (knob, value) pairs to restore, last written first, and the names gone
+    from this kernel; UsageError naming every entry that cannot be trusted."""
+    errors = []
+    recorded = state.recorded_keys()
+    names = [e.name for e in snap.entries]
+    if recorded is None:
+        errors.append(f"{state.journal_path} has no begin line recording the knobs apply set")
+    else:  # the names in the snapshot are known to be safe to print (load)
+        listed = escaped(", ".join(recorded))
+        errors += [
+            f"entry '{n}' was not recorded by the apply (its journal lists {listed})"
+            for n in names
+            if n not in recorded
+        ]
+        errors += [
+            f"knob '{escaped(n)}' the apply recorded has no entry"
+            for n in recorded
+            if n not in names
+        ]
+    targets, gone = [], []
+    for entry in reversed(snap.entries):
+        try:
+            knob = reopen_knob(root, entry.name)
+        except UnsafeKeyError as err:
+            errors.append(str(err))
+            continue
+        if knob is None:
+            gone.append(entry.name)
+            continue
+        if (knob.kind, knob.relative, knob.feature) != (entry.kind, entry.relative, entry.feature):
+            errors.append(
+                f"entry '{entry.name}' says {entry.relative}; its name is {knob.relative}"
+            )
+            continue
+        try:
+            check_stored(knob, entry.value, read_text(knob.path))
+        except ValueFormError as err:
+            errors.append(str(err))
+            continue
+        except OSError as err:
+            errors.append(f"{entry.name}: cannot be read ({reason(err)})")
+            continue
+        targets.append((knob, entry.value))
+    if errors:
+        raise UsageError(
+            f"snapshot {state.snapshot_path} refused, nothing written:\n  "
+            + "\n  ".join(errors)
+            + "\n(allowed: the snapshot apply wrote; 'hotpath tune revert --forget' drops it)"
+        )
+    return targets, gone

@@ -35,6 +35,7 @@ from hotpath.errors import UsageError
 from hotpath.tune import profile
 from hotpath.tune.apply import State, Writer
 from hotpath.tune.options import (
+    check_security,
     checked_plan,
     checked_root,
     is_real_root,
@@ -212,9 +213,22 @@ def measure(
     """Every round: each configuration set, each workload run once in it.
 
     A is back at the end whatever happens (signals held while restoring).
-    Returns the samples and whether every knob was restored.
+    Returns the samples and whether every knob was restored. The state
+    folder is held throughout: no apply or revert can run in between.
     """
-    state.prepare()
+    with state.locked(create=True):
+        return _measure_locked(state, root, items, name, cfgs, workloads, args)
+
+
+def _measure_locked(
+    state: State,
+    root: Path,
+    items: list[Item],
+    name: str,
+    cfgs: list[Config],
+    workloads: list[Workload],
+    args: argparse.Namespace,
+) -> tuple[dict[tuple[str, str], list[float]], bool]:
     writer = Writer(state, root, items)
     writer.begin(f"evaluate:{name}")
     samples: dict[tuple[str, str], list[float]] = {
@@ -254,6 +268,7 @@ def run(args: argparse.Namespace) -> int:
     root = checked_root(args)
     prof = profile.load(args.profile)
     plan = checked_plan(prof, root)
+    check_security(prof, plan, args.allow_security_loss)
     workloads, missing = select(args.workloads, args.command, args.quick)
     for line in missing:
         print(f"warning: workload skipped: {line}", file=sys.stderr)

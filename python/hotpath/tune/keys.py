@@ -14,9 +14,12 @@ place: an empty component, '.', '..', an absolute path, characters outside
 [A-Za-z0-9_+@:-] (dots too, inside a slash-separated sysctl). Then the file
 is resolved with every symbolic link followed and must still lie inside its
 area of the root (/sys/block/vda is itself a link to ../devices/..., which
-is allowed: it stays under ROOT/sys), and must be a regular file. It is
-opened by that resolved path with O_NOFOLLOW, so a link put in its place
-after the check is not followed either.
+is allowed: it stays under ROOT/sys), and must be a regular file. The area
+is the resolved root joined with the area's name, never the area resolved:
+with ROOT/proc/sys a link to the host's /proc/sys, the area resolved would
+be /proc/sys itself and every host knob "inside" it. The file is opened by
+its resolved path with O_NOFOLLOW, so a link put in its place after the
+check is not followed either.
 """
 
 import errno
@@ -26,6 +29,8 @@ import re
 import stat
 from dataclasses import dataclass
 from pathlib import Path
+
+from hotpath.tune.text import escaped
 
 SYSCTL = "sysctl"
 DEBUGFS = "debugfs"
@@ -87,7 +92,7 @@ def _components(text: str, separator: str, pattern: re.Pattern[str]) -> tuple[st
     for part in parts:
         if part in ("", ".", "..") or not pattern.fullmatch(part):
             raise KeyFormError(
-                f"key '{text}': component '{part}' is not allowed; allowed: "
+                f"key '{escaped(text)}': component '{escaped(part)}' is not allowed; allowed: "
                 "names of [A-Za-z0-9_+@:-], no empty component, '.', '..' or absolute path"
             )
     return parts
@@ -95,15 +100,16 @@ def _components(text: str, separator: str, pattern: re.Pattern[str]) -> tuple[st
 
 def parse_key(text: str) -> KeySpec:
     """The KeySpec of a key's text; KeyFormError when it could name another place."""
+    shown = escaped(str(text))
     if not isinstance(text, str) or not text or text != text.strip():
-        raise KeyFormError(f"key '{text}': allowed: a non-empty key without spaces")
+        raise KeyFormError(f"key '{shown}': allowed: a non-empty key without spaces")
     prefix, sep, rest = text.partition(":")
     if sep and prefix == DEBUGFS:
         return KeySpec(text, DEBUGFS, _components(rest, "/", _SLASH_COMPONENT))
     if sep and prefix == SCHED_FEATURE:
         if not _FEATURE.fullmatch(rest) or rest.startswith("NO_"):
             raise KeyFormError(
-                f"key '{text}': allowed: sched_feature:NAME with NAME in [A-Z0-9_], "
+                f"key '{shown}': allowed: sched_feature:NAME with NAME in [A-Z0-9_], "
                 "without NO_ (the value true/false says on or off)"
             )
         return KeySpec(text, SCHED_FEATURE, (rest,))
@@ -111,13 +117,13 @@ def parse_key(text: str) -> KeySpec:
         pattern, sep2, attribute = rest.partition(":")
         if not sep2 or not _PATTERN.fullmatch(pattern) or not _COMPONENT.fullmatch(attribute):
             raise KeyFormError(
-                f"key '{text}': allowed: block:DEVICE-PATTERN:ATTRIBUTE "
+                f"key '{shown}': allowed: block:DEVICE-PATTERN:ATTRIBUTE "
                 "(e.g. block:vd*:read_ahead_kb; pattern of [A-Za-z0-9_*?[]-])"
             )
         return KeySpec(text, BLOCK, (pattern, attribute))
     if sep:
         raise KeyFormError(
-            f"key '{text}': unknown prefix '{prefix}:'; allowed: a sysctl name "
+            f"key '{shown}': unknown prefix '{escaped(prefix)}:'; allowed: a sysctl name "
             "(kernel.x or kernel/x), debugfs:PATH, sched_feature:NAME, block:PATTERN:ATTRIBUTE"
         )
     if "/" in text:
@@ -125,7 +131,7 @@ def parse_key(text: str) -> KeySpec:
     return KeySpec(text, SYSCTL, _components(text, ".", _COMPONENT))
 
 
-def _inside(path: str, base: str) -> bool:
+def inside(path: str, base: str) -> bool:
     return path == base or path.startswith(base.rstrip("/") + "/")
 
 
@@ -134,10 +140,12 @@ def _checked(root: Path, area: str, relative: str, key: str) -> Path | None:
     candidate = root / relative
     if not os.path.lexists(candidate):
         return None
-    base = os.path.realpath(root / area)
+    base = str(Path(os.path.realpath(root)) / area)
     real = os.path.realpath(candidate)
-    if not _inside(real, base):
-        raise UnsafeKeyError(f"key '{key}': {relative} resolves to {real}, outside {base}; refused")
+    if not inside(real, base):
+        raise UnsafeKeyError(
+            f"key '{key}': {relative} resolves to {escaped(real)}, outside {escaped(base)}; refused"
+        )
     try:
         mode = Path(real).lstat().st_mode
     except FileNotFoundError:
@@ -190,17 +198,15 @@ def resolve(spec: KeySpec, root: Path) -> list[Knob]:
     return knobs
 
 
-def reopen_knob(
-    root: Path, entry_name: str, kind: str, relative: str, feature: str | None
-) -> Knob | None:
-    """A snapshot's entry back to a Knob, with the same checks (None: gone)."""
-    if ".." in relative.split("/") or relative.startswith("/"):
-        raise UnsafeKeyError(f"snapshot entry '{entry_name}': path '{relative}' refused")
-    area = AREAS.get(kind)
-    if area is None or not _inside(relative, area):
-        raise UnsafeKeyError(f"snapshot entry '{entry_name}': path '{relative}' outside its area")
-    path = _checked(root, area, relative, entry_name)
-    return None if path is None else Knob(entry_name, kind, relative, path, feature)
+def reopen_knob(root: Path, name: str) -> Knob | None:
+    """The knob a snapshot names, found from its name as apply found it, with the
+    same checks (None: gone from this kernel). The snapshot's own path is not
+    used: the name is the only thing in it that says which file to write."""
+    try:
+        spec = parse_key(name)
+    except KeyFormError as err:
+        raise UnsafeKeyError(f"snapshot entry: {err}") from err
+    return next((knob for knob in resolve(spec, root) if knob.name == name), None)
 
 
 def is_read_only(knob: Knob) -> bool:

@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""What the tune actions share: the root, privilege, state folder, a checked plan, messages."""
+"""What the tune actions share: the root, privilege, state folder, a checked plan,
+the security losses the user accepted, messages."""
 
 import argparse
 import os
@@ -11,6 +12,7 @@ from hotpath.errors import UsageError
 from hotpath.tune import profile
 from hotpath.tune.apply import RestoreReport, State, default_state_dir
 from hotpath.tune.plan import Plan, make_plan
+from hotpath.tune.text import escaped
 
 
 def checked_root(args: argparse.Namespace) -> Path:
@@ -47,6 +49,55 @@ def checked_plan(
             + "\n  ".join(plan.errors)
         )
     return plan
+
+
+def add_security_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--allow-security-loss",
+        action="append",
+        default=[],
+        metavar="NAME[,NAME]",
+        help="write the settings the profile marks as lowering security with these losses "
+        "(e.g. aslr,syncookies; 'hotpath tune show PROFILE' lists them); without it they "
+        "are refused",
+    )
+
+
+def check_security(prof: profile.Profile, plan: Plan, allowed: list[str]) -> None:
+    """UsageError unless every loss of security the plan would write is named in
+    `allowed` (--allow-security-loss), and every name there is one of the profile's.
+
+    Only a knob the plan changes counts: one already at the profile's value
+    loses nothing more, one this kernel lacks is not written."""
+    losses: dict[str, list[str]] = {}
+    for setting in prof.settings:
+        if setting.lowers_security is not None:
+            losses.setdefault(setting.lowers_security.name, []).append(setting.name)
+    named = {name for arg in allowed for name in arg.split(",")}
+    unknown = sorted(named - set(losses))
+    if unknown:
+        known = "; ".join(f"{n} ({', '.join(s)})" for n, s in sorted(losses.items()))
+        raise UsageError(
+            f"--allow-security-loss '{escaped(unknown[0])}': not a loss profile '{prof.name}' "
+            f"names; allowed: {known or 'none, the profile marks no setting as lowering security'}"
+        )
+    refused = [
+        (item, item.setting.lowers_security)
+        for item in plan.changes()
+        if item.setting.lowers_security is not None
+        and item.setting.lowers_security.name not in named
+    ]
+    if refused:
+        needed = ",".join(sorted({loss.name for _, loss in refused}))
+        raise UsageError(
+            f"profile '{prof.name}' would lower this system's security (nothing written):\n  "
+            + "\n  ".join(
+                f"{item.knob.name} = {item.desired} ({loss.name}): {loss.reason}"
+                for item, loss in refused
+            )
+            + f"\nallowed: --allow-security-loss {needed} to accept that loss, "
+            "or a profile without these settings"
+        )
 
 
 def print_skipped(plan: Plan) -> None:

@@ -14,6 +14,7 @@ value against the current one's shape before anything is written.
 import re
 
 from hotpath.tune.keys import BLOCK, SCHED_FEATURE, Knob
+from hotpath.tune.text import ALLOWED, escaped, unsafe
 
 MAX_VALUE = 1024
 _INT = re.compile(r"-?\d+")
@@ -95,7 +96,9 @@ def desired_value(knob: Knob, value: ProfileValue) -> str:
     """A profile's value in normal form (ValueFormError when it has no meaning here)."""
     if knob.kind == SCHED_FEATURE:
         if not isinstance(value, bool):
-            raise ValueFormError(f"{knob.name}: value '{value}'; allowed: true (on) or false (off)")
+            raise ValueFormError(
+                f"{knob.name}: value '{escaped(str(value))}'; allowed: true (on) or false (off)"
+            )
         return "true" if value else "false"
     if isinstance(value, bool):
         words = ["1" if value else "0"]
@@ -115,11 +118,40 @@ def desired_value(knob: Knob, value: ProfileValue) -> str:
     if not words:
         raise ValueFormError(f"{knob.name}: empty value; allowed: at least one word")
     text = " ".join(_with_unit(knob, w) for w in words)
-    if len(text) > MAX_VALUE or any(ord(c) < 32 or ord(c) == 127 for c in text):
-        raise ValueFormError(
-            f"{knob.name}: value {text[:40]!r}; allowed: printable text up to {MAX_VALUE} chars"
-        )
+    _check_printable(knob, text)
     return text
+
+
+def _check_printable(knob: Knob, text: str) -> None:
+    if len(text) > MAX_VALUE or unsafe(text) is not None:
+        raise ValueFormError(
+            f"{knob.name}: value '{escaped(text[:40])}'; allowed: {ALLOWED}, "
+            f"up to {MAX_VALUE} characters"
+        )
+
+
+def check_stored(knob: Knob, value: str, current_text: str) -> None:
+    """ValueFormError unless `value`, read back from a snapshot, is one apply could
+    have stored for `knob`: a feature's true/false, else printable, in normal form
+    (words separated by one space) and of the shape the kernel prints now."""
+    if knob.kind == SCHED_FEATURE:
+        if value not in ("true", "false"):
+            raise ValueFormError(
+                f"{knob.name}: value '{escaped(value[:40])}'; allowed: true or false"
+            )
+        return
+    _check_printable(knob, value)
+    if " ".join(value.split()) != value:
+        raise ValueFormError(
+            f"{knob.name}: value '{escaped(value[:40])}'; allowed: words separated by one space"
+        )
+    if is_scheduler(knob):
+        # The schedulers a device offers change (a module unloaded): the kernel
+        # judges the name, and revert reports its refusal for this knob alone.
+        if " " in value:
+            raise ValueFormError(f"{knob.name}: value '{value[:40]}'; allowed: one scheduler")
+        return
+    check_shape(knob, value, current_text)
 
 
 def check_shape(knob: Knob, desired: str, current_text: str) -> None:
@@ -134,21 +166,23 @@ def check_shape(knob: Knob, desired: str, current_text: str) -> None:
         choices, _ = scheduler_choices(current_text)
         if desired not in choices:
             raise ValueFormError(
-                f"{knob.name}: scheduler '{desired}'; allowed on this device: " + ", ".join(choices)
+                f"{knob.name}: scheduler '{desired}'; allowed on this device: "
+                + escaped(", ".join(choices))
             )
         return
     now = current_text.split()
     want = desired.split()
+    printed = escaped(" ".join(now))  # the kernel's text: a copy under --root may hold anything
     if now and len(now) != len(want):
         raise ValueFormError(
             f"{knob.name}: value '{desired}' has {len(want)} word(s); allowed: "
-            f"{len(now)}, as the kernel prints '{' '.join(now)}'"
+            f"{len(now)}, as the kernel prints '{printed}'"
         )
     for have, new in zip(now, want, strict=False):
         if _INT.fullmatch(have) and not _INT.fullmatch(new):
             raise ValueFormError(
                 f"{knob.name}: '{new}' is not an integer; allowed: an integer "
-                f"(the kernel prints '{' '.join(now)}')"
+                f"(the kernel prints '{printed}')"
             )
 
 
