@@ -8,6 +8,7 @@
  * fallbacks, a --with file's needs= skip), so a machine that has every
  * feature can still show and test what one without would do.
  */
+#define _GNU_SOURCE	/* secure_getenv */
 #include <hotpath/bench.h>
 #include "engine.h"
 
@@ -70,14 +71,16 @@ static int hide_bad;	/* HOTPATH_CPU_HIDE named something else */
 
 /* HOTPATH_CPU_HIDE's bits, read once. A name that is not a feature is
  * said on stderr and nothing is hidden: a library has no one to refuse;
- * the runner asks hp_cpu_hide_ok() and exits with status 2. */
+ * the runner asks hp_cpu_hide_ok() and exits with status 2. Not read in a
+ * set-uid or set-capability program (secure_getenv): whoever runs it must
+ * not steer the code it runs with its rights. */
 uint32_t hp_cpu_hidden(void)
 {
 	static uint32_t cached;
 	static int done;
 
 	if (!done) {
-		const char *v = getenv("HOTPATH_CPU_HIDE");
+		const char *v = secure_getenv("HOTPATH_CPU_HIDE");
 		char bad[64];
 
 		if (v && hp_cpu_parse_features(v, &cached, bad, sizeof(bad))) {

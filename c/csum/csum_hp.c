@@ -16,6 +16,7 @@
  * HOTPATH_CSUM_FORCE=scalar|avx2|avx2-hybrid|avx512 in the environment, or
  * hp_csum_set_path(), forces a path so that tests cover each one.
  */
+#define _GNU_SOURCE	/* secure_getenv */
 #include <hotpath/bench.h>
 #include <hotpath/csum.h>
 #include <hotpath/dispatch.h>
@@ -460,10 +461,11 @@ enum hp_csum_path hp_csum_get_path(void)
 	return cur_path;
 }
 
-/* Once at load: the dispatch row's plan, unless HOTPATH_CSUM_FORCE names a path. */
+/* Once at load: the dispatch row's plan, unless HOTPATH_CSUM_FORCE names a
+ * path (not in a set-uid program: secure_getenv, as for HOTPATH_DISPATCH). */
 __attribute__((constructor)) static void hp_csum_init(void)
 {
-	const char *force = getenv("HOTPATH_CSUM_FORCE");
+	const char *force = secure_getenv("HOTPATH_CSUM_FORCE");
 	enum hp_csum_path p;
 
 	hp_csum_set_path(HP_CSUM_PATH_AUTO);

@@ -5,19 +5,21 @@
  * (hotpath/dispatch.h). A library must not exit or print on stdout: a bad
  * file is named on stderr once and the built-in row used.
  */
+#define _GNU_SOURCE	/* secure_getenv */
 #include <hotpath/bench.h>
 #include <hotpath/csum.h>
 #include <hotpath/dispatch.h>
 
 #include <ctype.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-
-#define ROW_FILE_MAX 4096
+#include <sys/stat.h>
+#include <unistd.h>
 
 static const char *const crc32c_names[HP_CRC32C_NMETHODS] = {
 	[HP_CRC32C_SLICE8] = "slice8",
@@ -63,12 +65,14 @@ static int crc32c_method(const char *name)
 	return -1;
 }
 
-/* "scalar 0, avx512 256, avx2 4096" into steps. */
-static int parse_steps(const char *key, char *value, struct hp_steps *steps,
+/* "scalar 0, avx512 256, avx2 4096" into steps; 0, or -1 with a reason
+ * in @why that names the step by its number, not by its text. */
+static int parse_steps(char *value, struct hp_steps *steps,
 		       int (*method)(const char *), const char *allowed,
-		       char *err, size_t errlen)
+		       char *why, size_t whylen)
 {
 	char *save = NULL;
+	int k = 0;
 
 	memset(steps, 0, sizeof(*steps));
 	for (char *item = strtok_r(value, ",", &save); item;
@@ -77,29 +81,30 @@ static int parse_steps(const char *key, char *value, struct hp_steps *steps,
 		unsigned long from;
 		int m;
 
+		k++;
 		if (sscanf(item, " %31s %lu %c", name, &from, &extra) != 2) {
-			say(err, errlen, "%s: step '%s': expected METHOD LENGTH", key, item);
+			say(why, whylen, "step %d: expected METHOD LENGTH", k);
 			return -1;
 		}
 		m = method(name);
 		if (m < 0) {
-			say(err, errlen, "%s: method '%s': allowed: %s", key, name, allowed);
+			say(why, whylen, "step %d: method not known; allowed: %s", k, allowed);
 			return -1;
 		}
 		if (steps->n == HP_STEPS_MAX) {
-			say(err, errlen, "%s: more than %d steps", key, HP_STEPS_MAX);
+			say(why, whylen, "more than %d steps", HP_STEPS_MAX);
 			return -1;
 		}
 		if (steps->n == 0 ? from != 0 : from <= steps->from[steps->n - 1] ||
 			from > UINT32_MAX) {
-			say(err, errlen, "%s: lengths must start at 0 and ascend ('%s')", key, item);
+			say(why, whylen, "step %d: lengths must start at 0 and ascend", k);
 			return -1;
 		}
 		steps->from[steps->n] = (uint32_t)from;
 		steps->method[steps->n++] = (uint8_t)m;
 	}
 	if (!steps->n) {
-		say(err, errlen, "%s: no steps", key);
+		say(why, whylen, "no steps");
 		return -1;
 	}
 	return 0;
@@ -117,31 +122,61 @@ static char *trim(char *s)
 	return s;
 }
 
+/* One csum.even/csum.odd or crc32c line's steps; 0, or -1 with @why. */
+static int parse_key(const char *key, char *value, struct hp_dispatch_row *row,
+		     char *why, size_t whylen)
+{
+	int odd = !strcmp(key, "csum.odd");
+	struct hp_steps *csum = &row->csum[odd];
+
+	if (!strcmp(key, "crc32c"))
+		return parse_steps(value, &row->crc32c, crc32c_method,
+				   "slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way, sse42-4way-seedlast, fold4, fold8, avx512, avx512-fused",
+				   why, whylen);
+	if (parse_steps(value, csum, csum_method, "scalar, avx2, avx2-hybrid, avx512",
+			why, whylen))
+		return -1;
+	if (csum->method[0] != HP_CSUM_PATH_SCALAR) {
+		say(why, whylen, "the first step must be scalar");
+		return -1;
+	}
+	if (csum->n > 1 && csum->from[1] < HP_CSUM_SHORT) {
+		say(why, whylen, "no vector method below %d bytes", HP_CSUM_SHORT);
+		return -1;
+	}
+	return 0;
+}
+
 int hp_dispatch_parse(const char *text, struct hp_dispatch_row *row, char *err,
 		      size_t errlen)
 {
-	char buf[ROW_FILE_MAX], *save = NULL;
-	unsigned int seen = 0;	/* bits: csum.even, csum.odd, crc32c */
+	static const char *const keys[] = { "csum.even", "csum.odd", "crc32c" };
+	char buf[HP_ROW_FILE_MAX], *next;
+	unsigned int seen = 0;	/* bits: keys[] */
+	unsigned int number = 0;
 
 	if (strlen(text) >= sizeof(buf)) {
-		say(err, errlen, "longer than %d bytes", ROW_FILE_MAX - 1);
+		say(err, errlen, "longer than %d bytes", HP_ROW_FILE_MAX - 1);
 		return -1;
 	}
 	strcpy(buf, text);
 	memset(row, 0, sizeof(*row));
 	strcpy(row->name, "unnamed");
-	for (char *line = strtok_r(buf, "\n", &save); line;
-	     line = strtok_r(NULL, "\n", &save)) {
-		char *eq, *key, *value;
-		int rc = 0;
+	for (char *line = buf; line; line = next) {
+		char *eq, *key, *value, why[160];
+		unsigned int k;
 
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = 0;
+		number++;
 		line[strcspn(line, "#")] = 0;
 		line = trim(line);
 		if (!*line)
 			continue;
 		eq = strchr(line, '=');
 		if (!eq) {
-			say(err, errlen, "line '%s': expected KEY = VALUE", line);
+			say(err, errlen, "line %u: expected KEY = VALUE", number);
 			return -1;
 		}
 		*eq = 0;
@@ -149,39 +184,26 @@ int hp_dispatch_parse(const char *text, struct hp_dispatch_row *row, char *err,
 		value = trim(eq + 1);
 		if (!strcmp(key, "name")) {
 			snprintf(row->name, sizeof(row->name), "%s", value);
-		} else if (!strcmp(key, "csum.even") || !strcmp(key, "csum.odd")) {
-			int odd = key[5] == 'o';
-
-			rc = parse_steps(key, value, &row->csum[odd], csum_method,
-					 "scalar, avx2, avx2-hybrid, avx512", err, errlen);
-			if (!rc && row->csum[odd].method[0] != HP_CSUM_PATH_SCALAR) {
-				say(err, errlen, "%s: the first step must be scalar", key);
-				rc = -1;
-			}
-			if (!rc && row->csum[odd].n > 1 &&
-			    row->csum[odd].from[1] < HP_CSUM_SHORT) {
-				say(err, errlen, "%s: no vector method below %d bytes",
-				    key, HP_CSUM_SHORT);
-				rc = -1;
-			}
-			seen |= 1u << odd;
-		} else if (!strcmp(key, "crc32c")) {
-			rc = parse_steps(key, value, &row->crc32c, crc32c_method,
-					 "slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way, sse42-4way-seedlast, fold4, fold8, avx512, avx512-fused",
-					 err, errlen);
-			seen |= 4;
-		} else {
-			say(err, errlen, "key '%s': allowed: name, csum.even, csum.odd, crc32c", key);
+			continue;
+		}
+		for (k = 0; k < 3 && strcmp(key, keys[k]); k++)
+			;
+		if (k == 3) {
+			say(err, errlen, "line %u: key not known; allowed: name, %s, %s, %s",
+			    number, keys[0], keys[1], keys[2]);
 			return -1;
 		}
-		if (rc)
+		if (parse_key(keys[k], value, row, why, sizeof(why))) {
+			say(err, errlen, "line %u: %s: %s", number, keys[k], why);
 			return -1;
+		}
+		seen |= 1u << k;
 	}
-	if (seen != 7) {
-		say(err, errlen, "missing %s", !(seen & 1) ? "csum.even" :
-				 !(seen & 2) ? "csum.odd" : "crc32c");
-		return -1;
-	}
+	for (unsigned int k = 0; k < 3; k++)
+		if (!(seen & (1u << k))) {
+			say(err, errlen, "missing %s", keys[k]);
+			return -1;
+		}
 	return 0;
 }
 
@@ -223,32 +245,69 @@ size_t hp_dispatch_format(const struct hp_dispatch_row *row, char *buf, size_t l
 static struct hp_dispatch_row in_use;
 static pthread_once_t chosen = PTHREAD_ONCE_INIT;
 
+/*
+ * The file's bytes into @text (@size with the NUL); NULL, or why not.
+ * Opened without blocking and taken only as a regular file of fewer than
+ * @size bytes: a FIFO would stop every program linking the library before
+ * main, and a device such as /dev/zero never ends.
+ */
+static const char *read_text(const char *path, char *text, size_t size)
+{
+	const char *why = NULL;
+	struct stat st;
+	size_t got = 0;
+	int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+
+	if (fd < 0)
+		return strerror(errno);
+	if (fstat(fd, &st))
+		why = strerror(errno);
+	else if (S_ISDIR(st.st_mode))
+		why = "is a directory, expected a row file";
+	else if (!S_ISREG(st.st_mode))
+		why = "not a regular file, expected a row file";
+	else if ((size_t)st.st_size >= size)
+		why = HP_STR(HP_ROW_FILE_MAX) " bytes or more, expected a row file";
+	while (!why && got < size - 1) {
+		ssize_t n = read(fd, text + got, size - 1 - got);
+
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			why = strerror(errno);
+		if (n <= 0)
+			break;
+		got += (size_t)n;
+	}
+	close(fd);
+	text[got] = 0;
+	if (!why && memchr(text, 0, got))
+		why = "holds a NUL byte, expected a row file";
+	return why;
+}
+
 static int read_row_file(const char *path, struct hp_dispatch_row *row)
 {
-	char text[ROW_FILE_MAX], err[200];
-	FILE *f = fopen(path, "r");
-	size_t n;
+	char text[HP_ROW_FILE_MAX], err[200];
+	const char *why = read_text(path, text, sizeof(text));
 
-	if (!f) {
+	if (!why && hp_dispatch_parse(text, row, err, sizeof(err)))
+		why = err;
+	if (why) {
 		fprintf(stderr, "hotpath: HOTPATH_DISPATCH '%s': %s; using the built-in row\n",
-			path, strerror(errno));
-		return -1;
-	}
-	n = fread(text, 1, sizeof(text) - 1, f);
-	text[n] = 0;
-	fclose(f);
-	if (hp_dispatch_parse(text, row, err, sizeof(err))) {
-		fprintf(stderr, "hotpath: HOTPATH_DISPATCH '%s': %s; using the built-in row\n",
-			path, err);
+			path, why);
 		return -1;
 	}
 	snprintf(row->source, sizeof(row->source), "%s", path);
 	return 0;
 }
 
+/* secure_getenv: in a set-uid or set-capability program the variable is
+ * not the user's to set (the file would be read with the program's
+ * rights); the built-in row is used there. */
 static void choose(void)
 {
-	const char *path = getenv("HOTPATH_DISPATCH");
+	const char *path = secure_getenv("HOTPATH_DISPATCH");
 	struct hp_cpu_id id;
 
 	if (path && *path && !read_row_file(path, &in_use))

@@ -6,7 +6,8 @@
  * built-in row (its methods falling back where this CPU lacks them) give
  * the reference's results at every length 0..4096, even and odd, with the
  * last byte against a guard page. HOTPATH_DISPATCH's file is taken, and a
- * bad one named and replaced by the built-in row, in a child process.
+ * bad one named (by its line, never its text) and replaced by the built-in
+ * row, in a child process; so is a FIFO, a folder or a device, unread.
  */
 #include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
@@ -18,6 +19,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "check.h"
@@ -68,6 +70,9 @@ static void refused(const char *text, const char *want)
 
 	CHECK(hp_dispatch_parse(text, &row, err, sizeof(err)) == -1, "accepted: %s", text);
 	CHECK(strstr(err, want) != NULL, "'%s': said '%s', want '%s'", text, err, want);
+	/* the reason names the line, never its text: a set-uid program's
+	 * message must not show a file's content */
+	CHECK(strstr(err, "SECRET") == NULL, "'%s': said '%s', the text itself", text, err);
 }
 
 static void test_bad_rows(void)
@@ -82,12 +87,14 @@ static void test_bad_rows(void)
 	refused(text, "no vector method below 256 bytes");
 	snprintf(text, sizeof(text), "csum.even = scalar 0, avx2 512, avx512 256\n%s", ok);
 	refused(text, "must start at 0 and ascend");
-	snprintf(text, sizeof(text), "csum.even = scalar 0, sse9 512\n%s", ok);
-	refused(text, "method 'sse9': allowed: scalar, avx2, avx2-hybrid, avx512");
-	snprintf(text, sizeof(text), "csum.even = scalar\n%s", ok);
-	refused(text, "expected METHOD LENGTH");
-	snprintf(text, sizeof(text), "csum.even = scalar 0\n%swidth = 3\n", ok);
-	refused(text, "key 'width': allowed");
+	snprintf(text, sizeof(text), "csum.even = scalar 0, SECRET 512\n%s", ok);
+	refused(text, "line 1: csum.even: step 2: method not known; allowed: scalar, avx2, "
+		"avx2-hybrid, avx512");
+	snprintf(text, sizeof(text), "csum.even = scalar SECRET\n%s", ok);
+	refused(text, "line 1: csum.even: step 1: expected METHOD LENGTH");
+	snprintf(text, sizeof(text), "csum.even = scalar 0\n%s\n# comment\nSECRET = 3\n", ok);
+	refused(text, "line 6: key not known; allowed: name, csum.even, csum.odd, crc32c");
+	refused("name = x\n\nSECRET line\n", "line 3: expected KEY = VALUE");
 	snprintf(text, sizeof(text), "csum.even = scalar 0\ncsum.odd = scalar 0\n"
 		 "crc32c = sse42 0, fold4 1, fold4 2, fold4 3, fold4 4, fold4 5, fold4 6, "
 		 "fold4 7, fold4 8\n");
@@ -212,8 +219,9 @@ static void child_says(const char *self, const char *file, const char *want_out,
 	int fd = mkstemp(err_path);
 	FILE *f;
 
-	snprintf(cmd, sizeof(cmd), "HOTPATH_DISPATCH=%s %s --print-row 2>%s", file, self,
-		 err_path);
+	/* timeout: a file that blocks (a FIFO) must not hang the test */
+	snprintf(cmd, sizeof(cmd), "HOTPATH_DISPATCH=%s timeout 10 %s --print-row 2>%s", file,
+		 self, err_path);
 	f = popen(cmd, "r");
 	if (f) {
 		size_t n = fread(out, 1, sizeof(out) - 1, f);
@@ -253,6 +261,39 @@ static void test_env_file(const char *self)
 	unlink(bad);
 }
 
+/* Files that are not row files: named for what they are, never read
+ * without end or waited on (a FIFO blocked every program at load). */
+static void test_env_not_a_row_file(const char *self)
+{
+	char dir[] = "/tmp/hotpath-row-XXXXXX", fifo[64], nul[64], big[64];
+	FILE *f;
+
+	CHECK(mkdtemp(dir) != NULL, "mkdtemp");
+	snprintf(fifo, sizeof(fifo), "%s/fifo", dir);
+	snprintf(nul, sizeof(nul), "%s/nul", dir);
+	snprintf(big, sizeof(big), "%s/big", dir);
+	CHECK(mkfifo(fifo, 0600) == 0, "mkfifo %s", fifo);
+	child_says(self, fifo, "name = ", "/fifo': not a regular file, expected a row file; "
+		   "using the built-in row");
+	child_says(self, dir, "name = ", "': is a directory, expected a row file; using");
+	child_says(self, "/dev/zero", "name = ", "'/dev/zero': not a regular file");
+	f = fopen(nul, "w");
+	fputs("name = x", f);
+	fputc(0, f);
+	fputs("\ncsum.even = scalar 0\ncsum.odd = scalar 0\ncrc32c = sse42 0\n", f);
+	fclose(f);
+	child_says(self, nul, "name = ", "/nul': holds a NUL byte, expected a row file");
+	f = fopen(big, "w");
+	for (int i = 0; i < HP_ROW_FILE_MAX; i++)
+		fputc('\n', f);
+	fclose(f);
+	child_says(self, big, "name = ", "/big': 4096 bytes or more, expected a row file");
+	unlink(fifo);
+	unlink(nul);
+	unlink(big);
+	rmdir(dir);
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--print-row")) {
@@ -272,6 +313,7 @@ int main(int argc, char **argv)
 	test_row_shapes_are_correct_here();
 	test_csum_shortcut_only_for_avx512_last();
 	test_env_file(argv[0]);
+	test_env_not_a_row_file(argv[0]);
 	hp_guarded_free(&g);
 	return check_summary("test_dispatch");
 }

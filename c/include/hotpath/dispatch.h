@@ -34,6 +34,10 @@
 #include <stdint.h>
 
 #define HP_STEPS_MAX 8
+/* A row file holds fewer bytes than this (a row is about 200): a larger
+ * file is refused unread, so a file that never ends (/dev/zero) cannot
+ * make the library read without end. */
+#define HP_ROW_FILE_MAX 4096
 /* Lengths below this always take hp_csum()'s scalar path: a row cannot
  * start a vector method before it (no load of the row there).
  * Measured on a Zen 3 (EPYC family 25 model 1): with the row consulted
@@ -77,7 +81,9 @@ const struct hp_dispatch_row *hp_dispatch_builtin(const char *vendor,
 						  unsigned int family,
 						  unsigned int model);
 
-/* Parse row text into *row; 0, or -1 with a one-line reason in err. */
+/* Parse row text into *row; 0, or -1 with a one-line reason in err: the
+ * line number and what was expected there, never the text itself (a
+ * set-uid program must not show a file's content to whoever runs it). */
 int hp_dispatch_parse(const char *text, struct hp_dispatch_row *row,
 		      char *err, size_t errlen);
 
