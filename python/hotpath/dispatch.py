@@ -25,11 +25,15 @@ cycles slower than the inlined stream of the row in use.
 """
 
 import math
+import os
+import stat
 from dataclasses import dataclass, replace
+from pathlib import Path
 
 from hotpath.results import FigureResult, RunResult
 
 STEPS_MAX = 8  # HP_STEPS_MAX
+ROW_FILE_MAX = 4096  # HP_ROW_FILE_MAX: a row file holds fewer bytes
 CSUM_SHORT = 256  # HP_CSUM_SHORT: no vector method below it
 STICKY = 0.02  # the method of the length before keeps winning within 2%
 SPLIT = 0.03  # a mode whose own best method beats the chosen one by more is named
@@ -259,3 +263,28 @@ def row_text(name: str, csum: dict[int, list[tuple[str, int]]], crc: list[tuple[
         [f"name = {name}", line("csum.even", csum[0]), line("csum.odd", csum[1]),
          line("crc32c", crc), ""]
     )  # fmt: skip
+
+
+def read_row_file(path: Path) -> str:
+    """A row file's text, taken as the library takes HOTPATH_DISPATCH's
+    (c/dispatch/dispatch.c): opened without blocking, and only a regular
+    file of fewer than ROW_FILE_MAX bytes, for a FIFO would block and
+    /dev/zero never end. OSError, or ValueError with the reason."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    try:
+        mode = os.fstat(fd).st_mode
+        if stat.S_ISDIR(mode):
+            raise ValueError("is a directory")
+        if not stat.S_ISREG(mode):
+            raise ValueError("not a regular file")
+        data = os.read(fd, ROW_FILE_MAX)
+    finally:
+        os.close(fd)
+    if len(data) >= ROW_FILE_MAX:
+        raise ValueError(f"{ROW_FILE_MAX} bytes or more")
+    if b"\0" in data:
+        raise ValueError("holds a NUL byte")
+    try:
+        return data.decode()
+    except UnicodeDecodeError:
+        raise ValueError("not UTF-8 text") from None

@@ -2,6 +2,9 @@
 """`hotpath dispatch`: winners per length, the row's steps, and the command's output."""
 
 import itertools
+import os
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -194,3 +197,47 @@ def test_try_refuses_what_it_cannot_run(cli, tmp_path: Path):
     res = cli("dispatch", "--try", str(row), "--write", str(tmp_path / "out.txt"))
     assert res.status == 2 and "one or the other" in res.err
     assert not (tmp_path / "out.txt").exists()
+
+
+def hotpath(*args: str) -> subprocess.CompletedProcess:
+    """`hotpath ARGS` in a process of its own, with a deadline: a FIFO read
+    blocks until a writer comes, and no writer ever does here."""
+    return subprocess.run([sys.executable, "-m", "hotpath", *args], capture_output=True,
+                          text=True, timeout=120, check=False)  # fmt: skip
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_try_refuses_a_fifo_a_folder_and_a_device_unread(tmp_path: Path):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path, reason in ((fifo, "not a regular file"), (tmp_path, "is a directory"),
+                         (Path("/dev/zero"), "not a regular file")):  # fmt: skip
+        res = hotpath("dispatch", "--try", str(path), "--rounds", "3")
+        assert res.returncode == 2 and res.stdout == "", res.stdout
+        assert f"--try '{path}': {reason}; allowed: a row file" in res.stderr
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_try_refuses_a_file_too_large_with_a_nul_byte_or_not_text(cli, tmp_path: Path):
+    row = tmp_path / "row.txt"
+    for data, reason in ((b"\n" * dispatch.ROW_FILE_MAX, "4096 bytes or more"),
+                         (b"name = x\0\n", "holds a NUL byte"),
+                         (b"name = \xff\n", "not UTF-8 text")):  # fmt: skip
+        row.write_bytes(data)
+        res = cli("dispatch", "--try", str(row), "--rounds", "3")
+        assert res.status == 2 and f"--try '{row}': {reason}; allowed: a row file" in res.err
+
+
+@pytest.mark.usefixtures("real_runner")
+def test_a_fifo_as_hotpath_dispatch_is_refused_not_waited_on(tmp_path: Path, monkeypatch):
+    # The library (in the runner) opens it without blocking, says what it is
+    # and takes its built-in row; the runner then refuses to run on another
+    # row than the one named: exit 2, where it used to block before main.
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    monkeypatch.setenv("HOTPATH_DISPATCH", str(fifo))
+    res = hotpath("list")
+    assert res.returncode == 2 and res.stdout == "", res.stdout
+    assert (f"HOTPATH_DISPATCH '{fifo}': not a regular file, expected a row file; using the "
+            "built-in row") in res.stderr  # fmt: skip
+    assert f"HOTPATH_DISPATCH '{fifo}' not taken" in res.stderr

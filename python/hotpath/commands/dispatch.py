@@ -180,14 +180,20 @@ def _repair(
     ]
 
 
-def _try_row(runner: Runner, path: Path, use_row: tuple[str, str], rounds: int) -> list[str]:
-    """`--try FILE`: the row in FILE run beside the row in use, per length."""
+def _read_try(path: Path) -> str:
+    """`--try FILE`'s text, refused (exit 2) before anything runs."""
     try:
-        text = path.read_text()
-    except (OSError, UnicodeDecodeError) as err:
-        reason = err.strerror if isinstance(err, OSError) else "not text"
+        return dispatch.read_row_file(path)
+    except (OSError, ValueError) as err:
+        reason = err.strerror if isinstance(err, OSError) else str(err)
         raise UsageError(f"--try '{path}': {reason}; allowed: a row file "
                          "(`hotpath dispatch --write FILE` makes one)") from err  # fmt: skip
+
+
+def _try_row(
+    runner: Runner, path: Path, text: str, use_row: tuple[str, str], rounds: int
+) -> list[str]:
+    """`--try FILE`: the row in FILE (its text) run beside the row in use, per length."""
     name = dispatch.row_name(text)
     runs = dispatch.changed(text, use_row[1])
     lines = [f"row tried: {path}", *_indented(text), ""]
@@ -219,6 +225,7 @@ def run(args: argparse.Namespace) -> int:
     if args.try_row is not None and args.write is not None:
         raise UsageError("--try and --write: one or the other; allowed: --write FILE to save "
                          "the row measured here, --try FILE to run a row of your own")  # fmt: skip
+    tried = _read_try(args.try_row) if args.try_row is not None else None
     if args.write is not None:
         if args.write.is_dir():
             raise UsageError(f"--write '{args.write}': a folder; allowed: a file to write")
@@ -231,10 +238,10 @@ def run(args: argparse.Namespace) -> int:
         f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
         *_indented(use_row[1]),
     ]
-    if args.try_row is not None:
+    if tried is not None:
         if not use_row[1]:
             raise RunnerError("the runner does not say which row it uses: nothing to run beside")
-        print("\n".join([*head, *_try_row(runner, args.try_row, use_row, rounds)]))
+        print("\n".join([*head, *_try_row(runner, args.try_row, tried, use_row, rounds)]))
         return 0
     requests = []
     for primitive, methods, own, sizes, aligns in SPECS:
