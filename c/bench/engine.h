@@ -17,6 +17,11 @@ void hp_clean_upper(void);
 /* 1 when the upper halves are dirty (XINUSE), 0 clean, -1 unknown here. */
 int hp_upper_dirty(void);
 
+/* ---- lifetime.c ---- */
+/* SIGKILL this process when its parent dies (PR_SET_PDEATHSIG); exits at
+ * once if the parent is gone already. Not inherited by fork(). */
+void hp_die_with_parent(void);
+
 /* ---- clock.c ---- */
 double hp_tsc_hz(void);
 double hp_tsc_granularity(void);	/* smallest TSC step, ticks */
@@ -85,9 +90,11 @@ int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
 	    unsigned long *ncases, int *dirty_upper);
 
 /* ---- sampler.c ---- */
-/* The variant whose code runs now (gate or sampler), for the last words
- * of a runner that a variant's exit() ends. */
-extern const char *volatile hp_current_variant;
+/* Where the name of the variant whose code runs now (gate or sampler) is
+ * kept, NULL when none: for the last words of a runner that a variant
+ * ends. The runner points it into memory its watching parent reads
+ * (runner.c: watch_variants). */
+extern const char *volatile *hp_current_variant;
 struct hp_job {
 	const struct hp_variant *v;
 	unsigned site;		/* burst copy: one per variant (bench.h) */

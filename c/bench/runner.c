@@ -11,12 +11,18 @@
 #include <hotpath/guard.h>
 
 #include <dlfcn.h>
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/personality.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 static FILE *json_out;
+static pid_t worker_pid;	/* the process that runs the variants */
 
 /* --with PATH.so:SYMBOL: a variant from the user's own file. */
 static struct hp_variant load_user(const char *spec)
@@ -155,7 +161,7 @@ static void gate_all(struct hp_run *run)
 			r->reason = r->reason_buf;
 			continue;
 		}
-		hp_current_variant = r->v->name;
+		*hp_current_variant = r->v->name;
 		if (hp_gate(run->p, r->v, &go, &r->fail, &r->ncases,
 			    &r->dirty_upper)) {
 			r->status = "wrong";
@@ -296,12 +302,72 @@ static FILE *private_stdout(void)
 /* A variant that calls exit() takes the runner with it; at least say who. */
 static void exit_in_variant(void)
 {
-	if (hp_current_variant) {
-		fprintf(stderr,
-			"hotpath-bench: variant '%s' called exit() while it was "
-			"being checked or timed\n", hp_current_variant);
-		_exit(4);
+	const char *name = *hp_current_variant;
+
+	if (!name || getpid() != worker_pid)
+		return;
+	fprintf(stderr, "hotpath-bench: variant '%s' called exit() while it was "
+		"being checked or timed\n", name);
+	*hp_current_variant = NULL;	/* said: the watcher adds nothing */
+	_exit(4);
+}
+
+/*
+ * A variant that forks leaves a copy of the runner, in the variant's code
+ * or back in the runner's loops. The copy dies with the runner, keeps the
+ * name of the variant it runs to itself, and prints no JSON (main).
+ */
+static const char *volatile current_in_copy;
+
+static void forked_copy(void)
+{
+	hp_current_variant = &current_in_copy;
+	hp_die_with_parent();
+}
+
+/*
+ * The variants run in a child of this process, which waits for it: a
+ * variant that calls _exit() ends the child with a status the runner's
+ * own could be (0 with no JSON, 2 or 3 for bad input), and no hook runs
+ * to say so. The name of the variant running is kept in memory both
+ * share; when the child ends with one named, this parent names it and
+ * exits 4, as exit_in_variant() does. Returns in the child.
+ */
+static void watch_variants(void)
+{
+	const char *volatile *shared = mmap(NULL, sizeof(*shared),
+					    PROT_READ | PROT_WRITE,
+					    MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+	pid_t child;
+	int status;
+
+	if (shared != MAP_FAILED) {
+		hp_current_variant = shared;
+		fflush(NULL);	/* nothing buffered is written twice */
+		child = fork();
+		if (child > 0) {
+			while (waitpid(child, &status, 0) < 0)
+				if (errno != EINTR)
+					_exit(1);
+			if (WIFSIGNALED(status)) {	/* end as the child did */
+				signal(WTERMSIG(status), SIG_DFL);
+				raise(WTERMSIG(status));
+				_exit(128 + WTERMSIG(status));
+			}
+			if (*shared) {
+				fprintf(stderr, "hotpath-bench: variant '%s' called "
+					"_exit(%d) while it was being checked or timed\n",
+					*shared, WEXITSTATUS(status));
+				_exit(4);
+			}
+			_exit(WEXITSTATUS(status));
+		}
+		if (child == 0)
+			hp_die_with_parent();
+		/* no fork: the variants run here, unwatched */
 	}
+	worker_pid = getpid();
+	pthread_atfork(NULL, NULL, forked_copy);
 }
 
 /*
@@ -446,7 +512,9 @@ int main(int argc, char **argv)
 	};
 	struct hp_json j;
 	const char *row_file;
+	int failed = 0;
 
+	hp_die_with_parent();
 	if (argc < 2)
 		hp_usage_error("command", "", "list, run, verify, analyze or probe");
 	if (!hp_cpu_hide_ok())
@@ -490,20 +558,26 @@ int main(int argc, char **argv)
 				? run.p->default_sizes[i] : 64;
 	}
 	json_out = private_stdout();
-	hp_trap_arm(run.time_limit_s);
-	atexit(exit_in_variant);
 	if (!strcmp(run.command, "analyze") && !run.p->analyze)
 		hp_usage_error("primitive", run.p->name,
 			    "one with a model to analyze (avc_lookup)");
 	collect_variants(&run);
+	watch_variants();
+	/* In the watched child: a timer is not inherited by fork. */
+	hp_trap_arm(run.time_limit_s);
+	atexit(exit_in_variant);
 	gate_all(&run);
 	if (!strcmp(run.command, "run")) {
 		plan_jobs(&run);
-		if (time_jobs(&run))
-			return 1;
-		set_aside_crashed(&run);
+		failed = time_jobs(&run);
 	}
-	hp_current_variant = NULL;
+	*hp_current_variant = NULL;	/* no variant's code runs after this */
+	if (getpid() != worker_pid)
+		_exit(0);	/* a copy a variant forked: the run is not its */
+	if (failed)
+		return 1;
+	if (!strcmp(run.command, "run"))
+		set_aside_crashed(&run);
 	hp_json_init(&j, json_out);
 	hp_emit_run(&j, &run);
 	fflush(json_out);

@@ -61,7 +61,8 @@ static uint64_t burst(const struct hp_primitive *p, unsigned site,
  * job "crashed" with what happened, and the run goes on. Returns 0 with
  * the ticks in *t, or -1.
  */
-const char *volatile hp_current_variant;
+static const char *volatile current_here;
+const char *volatile *hp_current_variant = &current_here;
 
 static int job_burst(const struct hp_primitive *p, struct hp_job *jb,
 		     const uint8_t *base, unsigned n, uint64_t seed,
@@ -69,7 +70,7 @@ static int job_burst(const struct hp_primitive *p, struct hp_job *jb,
 {
 	sigjmp_buf env;
 
-	hp_current_variant = jb->v->name;
+	*hp_current_variant = jb->v->name;
 	if (sigsetjmp(env, 0)) {
 		hp_trap_leave();
 		jb->fault = hp_trap_fault();

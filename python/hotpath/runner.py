@@ -9,6 +9,7 @@ $HOTPATH_RUNNER names a runner executable to use as it is, without make
 (the Python tests use it for a scripted stand-in).
 """
 
+import contextlib
 import json
 import os
 import re
@@ -104,40 +105,52 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
     if progress is not None:
         command.append("--progress")
     try:
+        # A group of its own: with the copies of it that a brought variant
+        # may fork, it is killed as one (_kill_group).
         proc = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,
             stderr=subprocess.PIPE,
-            text=True,
             env={**os.environ, **dict(runner.env)} if runner.env else None,
+            process_group=0,
         )
     except OSError as err:
         raise RunnerError(f"cannot start {runner.executable}: {err}") from err
     assert proc.stdout is not None and proc.stderr is not None
+    stdout, stderr = proc.stdout, proc.stderr
+    chunks: list[bytes] = []
     messages: list[str] = []
 
+    def read_stdout() -> None:
+        chunks.extend(iter(lambda: os.read(stdout.fileno(), 1 << 16), b""))
+
     def read_stderr() -> None:
-        assert proc.stderr is not None
-        for line in proc.stderr:
+        for raw in stderr:
+            # A variant may write any bytes: never lose the lines after them.
+            line = raw.decode("utf-8", errors="replace")
             match = PROGRESS_LINE.match(line)
             if match and progress is not None:
                 progress.update(int(match.group(1)), int(match.group(2)))
             elif not match:
                 messages.append(line)
 
-    reader = threading.Thread(target=read_stderr, daemon=True)
-    reader.start()
+    readers = [threading.Thread(target=read, daemon=True) for read in (read_stdout, read_stderr)]
+    for reader in readers:
+        reader.start()
     try:
-        output = proc.stdout.read()
-        status = proc.wait()
-    except BaseException:  # SIGINT, or SIGTERM made SystemExit (cli.py): no orphan runner
-        proc.kill()
-        proc.wait()
-        raise
+        # The runner's end, not its pipes': a copy that a variant forked may
+        # hold them open for ever. Not reaped yet, so its group id stays its.
+        os.waitid(os.P_PID, proc.pid, os.WEXITED | os.WNOWAIT)
     finally:
-        reader.join(timeout=5)
+        # Whatever it left behind; on SIGINT, or SIGTERM made SystemExit
+        # (cli.py), the runner too: no orphans.
+        _kill_group(proc)
+        status = proc.wait()
+        for reader in readers:
+            reader.join(timeout=5)  # the pipes close as the group dies
         if progress is not None:
             progress.finish()
+    output = b"".join(chunks).decode("utf-8", errors="replace")
     errors = "".join(messages).strip()
     if status in (2, 3):
         said = errors.removeprefix("hotpath: ")  # the CLI puts it before the first line
@@ -154,3 +167,9 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
         return json.loads(output)
     except json.JSONDecodeError as err:
         raise RunnerError(f"runner printed invalid JSON ({err}); stderr:\n{errors}") from err
+
+
+def _kill_group(proc: subprocess.Popen[bytes]) -> None:
+    """SIGKILL the runner's process group (the runner not yet reaped)."""
+    with contextlib.suppress(ProcessLookupError):  # none of it left
+        os.killpg(proc.pid, signal.SIGKILL)

@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""A brought variant that hangs, crashes, aborts, exits or prints: named,
-never fatal to the run, and nothing of hotpath's left behind.
+"""A brought variant that hangs, crashes, aborts, exits, forks or prints:
+named, never fatal to the run, and nothing of hotpath's left behind, even
+when hotpath itself is killed.
 
 Against the real runner. Each misbehaviour starts after the correctness
 gate (on the 3000th call at 40 bytes), where the sampler, not the gate,
@@ -25,8 +26,9 @@ BAD_C = (
     + r"""
 #include <stdio.h>
 #include <stdlib.h>
+#include <unistd.h>
 
-static volatile int calls;
+static volatile int calls, forked;
 #define LATER (len == 40 && ++calls > 3000)
 #define F(name) uint32_t name(const void *b, int len, uint32_t s)
 #define NULL_READ (*(volatile uint32_t *)0)
@@ -37,6 +39,12 @@ F(segv) { if (LATER) return NULL_READ; return ok(b, len, s); }
 F(ill) { if (LATER) __asm__ volatile("ud2"); return ok(b, len, s); }
 F(exits) { if (LATER) exit(0); return ok(b, len, s); }
 F(prints) { if (LATER) printf("{not json\n"); return ok(b, len, s); }
+F(quits3) { if (LATER) _exit(3); return ok(b, len, s); }
+F(quits0) { if (LATER) _exit(0); return ok(b, len, s); }
+F(garbles) { if (LATER) { fputs("\xff\xfe not UTF-8\n", stderr); exit(0); } return ok(b, len, s); }
+/* The copy of the runner that fork() leaves holds its pipes and never ends. */
+F(forks) { if (LATER && !forked++ && fork() == 0) for (;;) pause(); return ok(b, len, s); }
+F(forkloops) { if (!forked++) fork(); for (;;) ; }
 F(nullfirst) { return NULL_READ; }
 F(loops) { for (;;) ; }
 """
@@ -83,33 +91,100 @@ def test_printing_does_not_corrupt_the_output(cli, bad_c: Path):
     assert figures["prints"]["status"] == "ok" and figures["prints"]["median"] is not None
 
 
-def test_exit_names_the_variant(cli, bad_c: Path):
-    res = cli(*ARGS, "--with", f"{bad_c}:exits")
-    assert res.status == 1
-    assert "variant 'exits' called exit() while it was being checked or timed" in res.err
-    assert "Traceback" not in res.err
+@pytest.mark.parametrize(
+    "function, called",
+    [
+        ("exits", "exit()"),
+        ("quits3", "_exit(3)"),  # the status the runner's own bad input has
+        ("quits0", "_exit(0)"),  # a run that ends well, without its JSON
+        ("garbles", "exit()"),  # after bytes that are no UTF-8 on its stderr
+    ],
+)
+def test_ending_the_runner_names_the_variant(cli, bad_c: Path, function, called):
+    res = cli(*ARGS, "--with", f"{bad_c}:{function}")
+    assert res.status == 1, res.err
+    said = f"variant '{function}' called {called} while it was being checked or timed"
+    assert said in res.err
+    assert "Traceback" not in res.err and "Exception in thread" not in res.err
 
 
-@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
-def test_a_signal_leaves_no_runner_and_no_temporary_folder(bad_c: Path, tmp_path: Path, sig):
+def start(bad_c: Path, tmp_path: Path, function: str, *args: str) -> subprocess.Popen:
+    """hotpath in a process of its own, its temporary folder (and so its
+    runner's command line, which names the variant's .so) in tmp_path/tmp."""
     tmpdir = tmp_path / "tmp"
     tmpdir.mkdir()
-    env = {**os.environ, "TMPDIR": str(tmpdir)}
-    args = [a for a in ARGS if a not in ("--time-limit", "2")]
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hotpath", *args, "--with", f"{bad_c}:loops"],
-        env=env,
+    return subprocess.Popen(
+        [sys.executable, "-m", "hotpath", *args, "--with", f"{bad_c}:{function}"],
+        env={**os.environ, "TMPDIR": str(tmpdir)},
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+
+def runners(tmp_path: Path) -> list[int]:
+    """The runner processes (and copies of them) this test started: those
+    whose command line names a variant in a .so under tmp_path/tmp."""
+    marker = f"{tmp_path / 'tmp'}/".encode()
+    found = []
+    for proc in Path("/proc").iterdir():
+        try:
+            line = (proc / "cmdline").read_bytes()
+        except OSError:  # not a process, or gone
+            continue
+        if proc.name.isdigit() and marker in line and b".so:" in line:
+            found.append(int(proc.name))
+    return found
+
+
+def runners_left(tmp_path: Path) -> list[int]:
+    """Those still there after 10 s (a killed process takes a moment to go);
+    they are killed then, so that a failing test leaves none either."""
+    deadline = time.monotonic() + 10
+    while (left := runners(tmp_path)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    for pid in left:
+        os.kill(pid, signal.SIGKILL)
+    return left
+
+
+def test_a_variant_that_forks_ends_within_the_time_limit(bad_c: Path, tmp_path: Path):
+    args = [*ARGS[:-2], "--time-limit", "5"]
+    proc = start(bad_c, tmp_path, "forks", *args)
+    try:
+        out, err = proc.communicate(timeout=30)
+    except subprocess.TimeoutExpired:
+        proc.kill()  # its pipes may be held by what it left: not read again
+        out, err = "", "hotpath still running after 30 s"
+    assert runners_left(tmp_path) == []
+    assert proc.wait() == 0, err
+    assert any(line.startswith("forks") for line in out.splitlines()), out
+
+
+@pytest.mark.parametrize("function", ["loops", "forkloops"])
+@pytest.mark.parametrize("sig", [signal.SIGTERM, signal.SIGINT])
+def test_a_signal_leaves_no_runner_and_no_temporary_folder(
+    bad_c: Path, tmp_path: Path, sig, function
+):
+    proc = start(bad_c, tmp_path, function, *[a for a in ARGS if a not in ("--time-limit", "2")])
+    tmpdir = tmp_path / "tmp"
     deadline = time.monotonic() + 60
     while not any(tmpdir.iterdir()) and time.monotonic() < deadline:
         time.sleep(0.1)
     time.sleep(2)  # the runner is spinning in the gate by now
     proc.send_signal(sig)
     _, err = proc.communicate(timeout=30)
+    assert runners_left(tmp_path) == []
     assert proc.returncode == (143 if sig == signal.SIGTERM else 130), err
     assert list(tmpdir.iterdir()) == []
-    ps = subprocess.run(["ps", "-eo", "args"], capture_output=True, text=True, check=True)
-    assert f"{bad_c.parent}" not in ps.stdout and "user0-bad.so:loops" not in ps.stdout
+
+
+def test_killing_hotpath_kills_its_runner(bad_c: Path, tmp_path: Path):
+    proc = start(bad_c, tmp_path, "forkloops", *ARGS)
+    deadline = time.monotonic() + 60
+    while len(runners(tmp_path)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.1)
+    time.sleep(1)  # its variant has forked a copy of it by now
+    proc.kill()  # SIGKILL: hotpath can clean up nothing itself
+    proc.communicate()
+    assert runners_left(tmp_path) == []
