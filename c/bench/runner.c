@@ -24,16 +24,23 @@
 static FILE *json_out;
 static pid_t worker_pid;	/* the process that runs the variants */
 
-/* --with PATH.so:SYMBOL: a variant from the user's own file. */
-static struct hp_variant load_user(const char *spec)
+/* --with PATH.so:SYMBOL: a variant from the user's own file. One that
+ * needs CPU features this one lacks is never loaded (hotpath does not even
+ * build it): gate_all lists it skipped. */
+static struct hp_variant load_user(const char *spec, uint32_t needs)
 {
-	struct hp_variant v = { .flags = HP_V_USER };
+	struct hp_variant v = { .flags = HP_V_USER, .needs = needs };
 	char *path = strdup(spec), *sym = strrchr(path, ':');
 	void *h, *fn;
 
 	if (!sym || !sym[1])
 		hp_usage_error("--with", spec, "PATH.so:SYMBOL");
 	*sym++ = 0;
+	v.name = sym;
+	v.desc = "user variant (--with)";
+	v.origin = path;
+	if (needs & ~hp_cpu_features())
+		return v;
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		fprintf(stderr, "hotpath-bench: cannot load '%s': %s\n", path,
@@ -47,10 +54,7 @@ static struct hp_variant load_user(const char *spec)
 			path);
 		exit(3);
 	}
-	v.name = sym;
 	v.fn = fn;
-	v.desc = "user variant (--with)";
-	v.origin = path;
 	return v;
 }
 
@@ -111,10 +115,9 @@ static void collect_variants(struct hp_run *run)
 	for (size_t i = 0; i < run->nwith; i++) {
 		struct hp_variant *v = malloc(sizeof(*v));
 
-		*v = load_user(run->with[i]);
+		*v = load_user(run->with[i], run->with_needs[i]);
 		if (run->with_as[i])
 			v->name = run->with_as[i];
-		v->needs = run->with_needs[i];
 		v->flags |= run->with_flags[i];
 		v->promise = run->with_promise[i];
 		v->min_len = run->with_min_len[i];

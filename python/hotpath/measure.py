@@ -138,7 +138,10 @@ def run_requests(
     learnt = list(width_history or [])
     groups: list[list[BenchRun]] = [[] for _ in requests]
     with tempfile.TemporaryDirectory(prefix="hotpath-with-") as tmp:
-        with_args = compile_user_variants(user_specs, runner.user_cflags(), Path(tmp))
+        # A file whose needs= this CPU lacks is not even compiled.
+        needs = any(spec.needs for spec in user_specs)
+        features = listing(runner).cpu.features if needs else []
+        with_args = compile_user_variants(user_specs, runner.user_cflags(), Path(tmp), features)
         for replica in range(repeat):
             for number, request in enumerate(requests):
                 label = f"{request.primitive} ({number + 1}/{len(requests)})"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import RFC1071_C, ROOT
+from conftest import RFC1071_C
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
@@ -104,6 +104,75 @@ def test_needs_a_feature_the_cpu_lacks_is_skipped(cli, tmp_path: Path, monkeypat
     assert mine["status"] == "skipped" and mine["reason"] == reason
 
 
+def test_a_file_whose_needs_the_cpu_lacks_is_never_compiled(cli, tmp_path: Path, monkeypatch):
+    src = tmp_path / "mine.c"
+    src.write_text(CSUM_C.replace("NEEDS", "avx512f") + "#error compiled\n")
+    monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx512f")  # lacking it, whatever this CPU has
+    res = cli(*CSUM, "--with", f"{src}:plain", "--json")
+    assert res.status == 0, res.err
+    mine = next(v for v in res.json()["variants"] if v["name"] == "plain")
+    assert mine["status"] == "skipped"
+
+
+# Options that make the compiler driver run a program, load code or write
+# a file outside its temporary folder: refused, whatever the file needs.
+OUTSIDE = [
+    ("-wrapper '/bin/sh,-c,touch MARK'", "-wrapper"),
+    ("-MD -MF MARK", "-MD"),
+    ("-O2 -MF MARK", "-MF"),
+    ("-fplugin=MARK", "-fplugin=MARK"),
+    ("-fdump-tree-all=MARK", "-fdump-tree-all=MARK"),
+    ("-fprofile-generate=MARK", "-fprofile-generate=MARK"),
+    ("-flto=auto", "-flto=auto"),
+    ("-specs=MARK", "-specs=MARK"),
+    ("-B MARK", "-B"),
+    ("-Wl,--version-script=MARK", "-Wl,--version-script=MARK"),
+    ("-o MARK", "-o"),
+    ("-I /usr/include", "-I/usr/include"),
+    ("-I..", "-I.."),
+]
+
+
+@pytest.mark.parametrize("needs", ["", "avx512f"])
+@pytest.mark.parametrize(("flags", "named"), OUTSIDE)
+def test_compiler_options_that_reach_outside_are_refused(
+    cli, tmp_path: Path, monkeypatch, flags, named, needs
+):
+    mark = tmp_path / "outside" / "mark"
+    mark.parent.mkdir()
+    src = tmp_path / "src" / "mine.c"
+    src.parent.mkdir()
+    text = CSUM_C.replace("-DSCALE=1", flags.replace("MARK", str(mark)))
+    src.write_text(text.replace("NEEDS", needs or "sse4.2"))
+    monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx512f")
+    res = cli(*CSUM, "--with", f"{src}:plain", "--with-cflags=-DSCALE=1")
+    assert res.status == 2, res.err
+    assert f"compiler option '{named.replace('MARK', str(mark))}'" in res.err
+    assert "allowed: options that change the code generated" in res.err
+    assert res.out == "" and list(mark.parent.iterdir()) == []
+
+
+def test_code_generation_options_are_taken(cli, tmp_path: Path, monkeypatch):
+    src = tmp_path / "src" / "mine.c"
+    (src.parent / "inc").mkdir(parents=True)
+    (src.parent / "inc" / "scale.h").write_text("#define SCALE (ONE * 1)\n")
+    flags = "-O3 -funroll-loops -march=x86-64 -D ONE=1 -UNDEF -I inc -std=gnu11"
+    text = CSUM_C.replace("-DSCALE=1", flags).replace("NEEDS", "sse4.2")
+    src.write_text(text.replace("#include <stdint.h>", '#include <stdint.h>\n#include "scale.h"'))
+    monkeypatch.chdir(tmp_path)  # -I is the file's folder's, wherever hotpath runs
+    res = cli(*CSUM, "--with", f"{src}:plain")
+    assert res.status in (0, 1), res.err
+    assert "plain" in rows(res.out)
+
+
+def test_a_compiler_that_writes_nothing_is_said(cli, tmp_path: Path):
+    src = tmp_path / "mine.c"
+    src.write_text(CSUM_C.replace("NEEDS", "sse4.2"))
+    res = cli(*CSUM, "--with", f"{src}:plain", "--with-cflags=-fsyntax-only")
+    assert res.status == 2
+    assert "the compiler ended well but wrote no" in res.err and "user0-mine.so" in res.err
+
+
 def test_cpu_hide_takes_features_away_and_refuses_unknown_names(cli, monkeypatch):
     monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx2,avx512f")
     features = cli("list").out.splitlines()[0]
@@ -137,8 +206,8 @@ def test_variants_of_another_primitive_and_empty_lists(cli):
     assert res.status == 2 and "variants ''" in res.err
 
 
-def test_user_flags_name_the_library_headers_absolutely():
-    words = (ROOT / "build" / "user-cflags").read_text().split()
+def test_user_flags_name_the_library_headers_absolutely(real_runner: Path):
+    words = (real_runner / "user-cflags").read_text().split()
     includes = [w for w in words if w.startswith("-I")]
     assert includes and all(Path(w[2:]).is_absolute() for w in includes)
 

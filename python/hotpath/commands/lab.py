@@ -83,16 +83,18 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         metavar="FILE.c:FUNCTION",
         help="your own variant, repeatable: FUNCTION has the primitive's C signature "
         f"(c/include/hotpath/{lab.name}.h, docs/labs/{lab.name}.md). Compiled with the "
-        "library's flags, the file's `// hotpath: cflags=...` lines and --with-cflags; "
-        "`// hotpath: needs=avx2,bmi2` names the CPU features it needs (without them it is "
-        "skipped). Checked against the reference, then timed; a name a variant of the run "
-        "already has is shown as FILE:FUNCTION",
+        "library's flags, the file's `// hotpath: cflags=...` lines and --with-cflags "
+        "(options that change the code generated: -m, -O, -f, -D, -U, -I inside the file's "
+        "folder, -std=); `// hotpath: needs=avx2,bmi2` names the CPU features it needs "
+        "(without them it is skipped, not compiled). Checked against the reference, then "
+        "timed; a name a variant of the run already has is shown as FILE:FUNCTION",
     )
     parser.add_argument(
         "--with-cflags",
         default="",
         metavar="FLAGS",
-        help="more compiler flags for every --with file, e.g. '-mavx2 -I/path/to/headers'",
+        help="more compiler flags for every --with file, e.g. '-mavx2 -Iinclude' (-I relative "
+        "to the file's folder, and inside it)",
     )
     if kernelsrc.timed_files(lab.name):
         add_kernel_options(parser)
