@@ -5,6 +5,11 @@ real run of the user-space program on a tiny file (well under a second)."""
 
 import json
 import os
+import shutil
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -16,7 +21,7 @@ from hotpath.labs.crossing import Workload
 from hotpath.labs.crossing_results import parse_module_results, parse_user_run
 
 ROOT = Path(__file__).resolve().parents[2]
-PROGRAM = ROOT / "build" / "hotpath-crossing-static"
+PROGRAM = ROOT / os.environ.get("HOTPATH_BUILD", "build") / "hotpath-crossing-static"
 
 MODULE_TEXT = (
     "# hotpath_crossing 1 file=/tmp/x/f chunk=1024 count=4 iterations=3 bytes_per_iteration=4096\n"
@@ -86,6 +91,8 @@ BAD = [
     (["--iterations", "0"], "--iterations '0'"),
     (["--chunk", str(64 << 20), "--count", "4096"], "64 GiB"),
     (["--dir", "/no/such/folder"], "--dir '/no/such/folder'"),
+    (["--dir", ""], "--dir ''"),  # not the current folder
+    (["--paths", ""], "--paths ''"),  # not all of them
     (["--paths", "write,splice"], "splice"),
     (["--paths", "kernel_write"], "needs --kernel"),
     (["--kernel", "vm", "--chunk", str(2 << 20), "--count", "4"], "the module's limit"),
@@ -381,3 +388,66 @@ def test_run_suite_part(program, tmp_path, capsys):
     assert "crossing: " in capsys.readouterr().out
     assert json.loads((tmp_path / "crossing.json").read_text())["paths"][0]["name"] == "write"
     assert "| write |" in (tmp_path / "crossing.md").read_text()
+
+
+def test_a_fresh_folder_removes_those_whose_hotpath_is_gone(tmp_path, monkeypatch):
+    monkeypatch.setattr(crossing_run, "DEFAULT_PARENT", tmp_path)
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    stale = tmp_path / f"hotpath-crossing-{ended.pid}-x1"
+    live = tmp_path / f"hotpath-crossing-{os.getpid()}-x2"
+    other = tmp_path / "hotpath-crossing-kmod-x3"
+    for folder in (stale, live, other):
+        folder.mkdir()
+        (folder / "hotpath-crossing.data").write_bytes(b"\0" * 16)
+    fresh = crossing_run.fresh_folder()
+    assert fresh.parent == tmp_path and fresh.name.startswith(f"hotpath-crossing-{os.getpid()}-")
+    assert not stale.exists() and live.is_dir() and other.is_dir()
+
+
+def running_children(parent: int) -> dict[int, list[str]]:
+    """The command lines of `parent`'s children still running (no zombies)."""
+    found = {}
+    for proc in Path("/proc").iterdir():
+        try:
+            state, ppid = (proc / "stat").read_text().rsplit(")", 1)[1].split()[:2]
+            argv = (proc / "cmdline").read_bytes().decode().split("\0")
+        except (OSError, ValueError):  # not a process, or gone
+            continue
+        if int(ppid) == parent and state not in "ZX":
+            found[int(proc.name)] = argv
+    return found
+
+
+def still_running(pid: int) -> bool:
+    try:
+        return (Path("/proc") / str(pid) / "stat").read_text().rsplit(")", 1)[1].split()[0] != "Z"
+    except OSError:
+        return False
+
+
+def test_killing_hotpath_stops_the_program_and_its_folder_goes_later(program):
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hotpath", "crossing", "--count", "1024", "--iterations", "100000"],
+        env={**os.environ, "HOTPATH_CROSSING": str(program)},
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    deadline = time.monotonic() + 60
+    while not (children := running_children(proc.pid)) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    assert children, "the program never started"
+    (pid, argv), *_ = children.items()
+    folder = Path(argv[argv.index("--dir") + 1])
+    proc.kill()  # SIGKILL: hotpath can clean up nothing itself
+    proc.wait()
+    deadline = time.monotonic() + 10
+    while still_running(pid) and time.monotonic() < deadline:
+        time.sleep(0.1)
+    left = still_running(pid)
+    if left:
+        os.kill(pid, signal.SIGKILL)
+    assert not left, f"{program} still ran 10 s after hotpath was killed"
+    assert folder.is_dir()  # left behind, and the next run's fresh folder removes it
+    shutil.rmtree(crossing_run.fresh_folder())
+    assert not folder.exists()

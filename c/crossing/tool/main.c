@@ -182,6 +182,8 @@ int main(int argc, char **argv)
 	uint64_t chunk = 1024, count = 100 * 1024, iterations = 128;
 	uint64_t blocks = 200, calls = 1000, bytes = UINT64_MAX;
 
+	/* Killed, hotpath cannot stop us or remove the folder we write in. */
+	hp_die_with_parent();
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i];
 

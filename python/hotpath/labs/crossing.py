@@ -103,7 +103,7 @@ def _whole(flag: str, text: str, lo: int, hi: int, what: str = "") -> int:
 
 def parse_paths(text: str | None, kernel: str | None) -> tuple[tuple[str, ...], bool]:
     """--paths: the user paths and whether kernel_write is in, checked against --kernel."""
-    words = [w.strip() for w in (text or "all").split(",")]
+    words = [w.strip() for w in (text if text is not None else "all").split(",")]
     bad = [w for w in words if w not in PATH_WORDS]
     if bad or not words:
         raise UsageError(f"--paths '{text}': allowed: a comma list of {', '.join(PATH_WORDS)}")
@@ -156,6 +156,10 @@ def check_dir(text: str | None, needed: int) -> Path | None:
                 f"{free}, or --dir DIR with room"
             )
         return None
+    if not text:  # Path("") is the current folder
+        raise UsageError(
+            "--dir '': allowed: an existing folder (without --dir: a fresh one under /dev/shm)"
+        )
     path = Path(text)
     if not path.is_dir():
         raise UsageError(f"--dir '{text}': allowed: an existing folder")
