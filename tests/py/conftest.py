@@ -59,6 +59,20 @@ class CliResult:
         return json.loads(self.out)
 
 
+def pytest_addoption(parser):
+    parser.addoption(
+        "--spoiled",
+        action="store_true",
+        help="run every real runner as if a neighbour spoiled every sample "
+        "(HOTPATH_TEST_SPOILED): each test must still pass, so none needs an idle machine",
+    )
+
+
+def pytest_configure(config):
+    if config.getoption("--spoiled"):
+        os.environ["HOTPATH_TEST_SPOILED"] = "1"
+
+
 @pytest.fixture(scope="session")
 def chain_cache(tmp_path_factory):
     """One cache of chain-bound results for the whole session: each lab run
