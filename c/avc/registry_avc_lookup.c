@@ -279,6 +279,25 @@ static int parse_key(const char *line, struct hp_avc_key *k)
 	return 0;
 }
 
+/* One line of @f into @line, without its newline; its length, or
+ * LINE_END (no more lines) or LINE_LONG (more than @size - 1 bytes).
+ * Counted, not found with strchr: a NUL byte inside is seen as such. */
+#define LINE_END (-1)
+#define LINE_LONG (-2)
+static long read_line(FILE *f, char *line, size_t size)
+{
+	size_t n = 0;
+	int c;
+
+	while ((c = getc_unlocked(f)) != EOF && c != '\n') {
+		if (n == size - 1)
+			return LINE_LONG;
+		line[n++] = (char)c;
+	}
+	line[n] = 0;
+	return c == EOF && !n ? LINE_END : (long)n;
+}
+
 /*
  * trace=PATH: one check per line, "ssid,tsid,tclass" ('#' starts a
  * comment). The first line that is not one is named, with its number.
@@ -288,6 +307,7 @@ static const char *load_trace(const char *path)
 	static char why[320];
 	char line[256];
 	size_t cap = 0, number = 0;
+	long n;
 	FILE *f = fopen(path, "r");
 
 	if (!f) {
@@ -297,20 +317,21 @@ static const char *load_trace(const char *path)
 	free(trace);
 	trace = NULL;
 	ntrace = 0;
-	while (fgets(line, sizeof(line), f)) {
-		char *hash = strchr(line, '#'), *nl = strchr(line, '\n');
+	while ((n = read_line(f, line, sizeof(line))) != LINE_END) {
 		struct hp_avc_key k;
 
 		number++;
-		if (hash)
-			*hash = 0;
-		if (nl)
-			*nl = 0;
-		if (!hash && !nl && !feof(f)) {
+		if (n == LINE_LONG) {
 			snprintf(why, sizeof(why), "line %zu is longer than 255 bytes",
 				 number);
 			goto bad;
 		}
+		if (memchr(line, 0, (size_t)n)) {
+			snprintf(why, sizeof(why), "line %zu holds a NUL byte; allowed: "
+				 "text, ssid,tsid,tclass per line", number);
+			goto bad;
+		}
+		line[strcspn(line, "#")] = 0;
 		if (strspn(line, " \t\r") == strlen(line))
 			continue;
 		line[strcspn(line, "\r")] = 0;

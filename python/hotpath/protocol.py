@@ -124,6 +124,9 @@ class Variant:
     promise: str | None = None
     # What the gate saw beside correctness (a dirty AVX upper state).
     warnings: list[str] = field(default_factory=list)
+    # The sizes it takes (the runner's "domain"; max_len None: no bound).
+    min_len: int = 0
+    max_len: int | None = None
 
 
 @dataclass(frozen=True)
@@ -258,6 +261,8 @@ def _parse_failure(obj: Any) -> Failure | None:
 
 def parse_variant(obj: Any) -> Variant:
     where = f"variants[{obj.get('name') if isinstance(obj, dict) else '?'}]"
+    domain = obj.get("domain") if isinstance(obj, dict) else None
+    domain = domain if isinstance(domain, dict) else {}
     return Variant(
         name=_get(obj, "name", str, where),
         desc=str(obj.get("desc") or ""),
@@ -270,6 +275,8 @@ def parse_variant(obj: Any) -> Variant:
         failure=_parse_failure(obj.get("failure")),
         promise=_opt(obj, "promise", str, where),
         warnings=[str(w) for w in obj.get("warnings") or []],
+        min_len=_opt(domain, "min_len", int, where) or 0,
+        max_len=_opt(domain, "max_len", int, where),
     )
 
 
@@ -367,5 +374,7 @@ def parse_listing(doc: Any) -> Listing:
     return Listing(
         cpu=parse_cpu(_get(doc, "cpu", dict, "list")),
         primitives=primitives,
-        dispatch={k: str(v) for k, v in row.items()} if isinstance(row, dict) else None,
+        dispatch={k: "" if v is None else str(v) for k, v in row.items()}
+        if isinstance(row, dict)
+        else None,
     )

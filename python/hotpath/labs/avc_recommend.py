@@ -17,7 +17,6 @@ from dataclasses import dataclass
 
 from hotpath import measure
 from hotpath.errors import UsageError
-from hotpath.inputs import parse_sizes
 from hotpath.labs import avc_stats
 
 KCONFIG_SLOTS = tuple(1 << bits for bits in range(9, 15))
@@ -71,8 +70,8 @@ def _measure(args: argparse.Namespace, nodes: int) -> list[Option]:
 
 
 def run(args: argparse.Namespace) -> int:
-    sizes = parse_sizes(args.sizes) if args.sizes is not None else (512,)
-    if len(sizes) != 1 or sizes[0] & (sizes[0] - 1):
+    sizes = avc_stats.node_counts(measure.listing(measure.get_runner()), args.sizes, (512,))
+    if len(sizes) != 1:
         raise UsageError(f"--sizes '{args.sizes}': allowed with --recommend: one node count, "
                          "a power of two")  # fmt: skip
     options = _measure(args, sizes[0])

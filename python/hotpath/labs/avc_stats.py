@@ -17,7 +17,8 @@ from typing import Any
 
 from hotpath import measure
 from hotpath.errors import RunnerError, UsageError
-from hotpath.inputs import parse_names, parse_sizes
+from hotpath.inputs import MAX_SIZE, parse_names, parse_sizes
+from hotpath.protocol import Listing
 from hotpath.runner import invoke
 
 PRIMITIVE = "avc_lookup"
@@ -27,15 +28,31 @@ MAX_RUNS = 100
 MAX_CHECKS = 1_000_000_000
 
 
+def node_counts(known: Listing, text: str | None, default: tuple[int, ...]) -> tuple[int, ...]:
+    """--sizes as node counts: powers of two within the sizes the runner's
+    avc_lookup takes (its variants' domain, c/avc/registry_avc_lookup.c).
+    Its `analyze` models any count it is given, 0 and 2^30 included."""
+    sizes = parse_sizes(text) if text is not None else default
+    prim = known.primitive(PRIMITIVE)
+    if prim is None or not prim.variants:
+        raise RunnerError(f"the runner has no primitive '{PRIMITIVE}'")
+    low = max(1, *(v.min_len for v in prim.variants))
+    high = min((v.max_len for v in prim.variants if v.max_len), default=MAX_SIZE)
+    for size in sizes:
+        if not low <= size <= high or size & (size - 1):
+            raise UsageError(f"--sizes '{size}': allowed: node counts, powers of two "
+                             f"{low}..{high}")  # fmt: skip
+    return sizes
+
+
 def analyses(args: argparse.Namespace, slots: int) -> dict[str, Any]:
     """The runner's `analyze` output for the asked hashes and node counts."""
-    sizes = parse_sizes(args.sizes) if args.sizes is not None else (512, 2048, 8192)
-    if any(s & (s - 1) for s in sizes):
-        raise UsageError(f"--sizes '{args.sizes}': allowed: node counts, powers of two")
-    wanted = parse_names(args.variants) if args.variants is not None else None
     runner = measure.get_runner()
+    known = measure.listing(runner)
+    sizes = node_counts(known, args.sizes, (512, 2048, 8192))
+    wanted = parse_names(args.variants) if args.variants is not None else None
     if wanted:
-        measure.check_variants(measure.listing(runner), (PRIMITIVE,), wanted)
+        measure.check_variants(known, (PRIMITIVE,), wanted)
     command = ["analyze", "--primitive", PRIMITIVE, "--sizes", ",".join(map(str, sizes))]
     command += ["--param", f"slots={slots}", "--param", f"checks={args.checks}"]
     command += ["--param", f"runs={getattr(args, 'runs', 1)}"]
