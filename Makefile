@@ -40,7 +40,14 @@ HPSUM_SRCS := c/csum/csum_hp.c c/csum/csum_hp_avx2.c c/csum/csum_hp_avx512.c \
 	c/crc32c/crc32c_hotpath.c c/crc32c/crc32c_pclmul_fold.c c/crc32c/crc32c_sse42.c \
 	c/crc32c/crc32c_4way.c \
 	c/crc32c/crc32c_vpclmul_avx512.c c/crc32c/crc32c_table.c c/crc32c/ref.c c/bench/cpu.c \
-	c/dispatch/dispatch.c c/dispatch/rows.c
+	c/dispatch/dispatch.c c/dispatch/rows.c c/dispatch/measured.c
+# Measured rows are kept per CPU and per code (c/dispatch/measured.c): this
+# id changes with the methods' source, the headers, the compiler and its
+# flags, so a library rebuilt from other code measures its row again.
+HP_CODE_ID := $(shell cat $(HPSUM_SRCS) $(HEADERS) | { cat; $(CC) -dumpfullversion; \
+	echo '$(CFLAGS_COMMON) $(LAB_CFLAGS) $(CFLAGS)'; } | sha1sum | cut -c1-12)
+$(BUILD)/obj/c/dispatch/measured.o: CFLAGS_COMMON += -DHP_CODE_ID='"$(HP_CODE_ID)"'
+$(BUILD)/obj/c/dispatch/measured.o: $(HPSUM_SRCS)
 PREFIX ?= /usr/local
 
 .PHONY: all build test test-c test-py lint setup help clean install
@@ -99,6 +106,9 @@ FALLBACK_TESTS := test_dispatch test_csum_hp test_csum test_crc32c test_skb
 HIDE_AVX512 := avx512f,avx512bw,avx512vl,vpclmulqdq
 HIDE_ALL := sse4.2,pclmulqdq,avx2,bmi2,adx,$(HIDE_AVX512)
 
+# The C tests take the built-in rows, never a row measured for this
+# machine (the user's cache): an empty cache folder of their own.
+test-c: export XDG_CACHE_HOME = $(abspath $(BUILD))/test-cache
 test-c: $(TEST_BINS)
 	@set -e; for t in $(TEST_BINS); do echo "== $$t"; $$t; done
 	@set -e; for h in $(HIDE_AVX512) $(HIDE_ALL); do for t in $(FALLBACK_TESTS); do \

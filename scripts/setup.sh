@@ -9,10 +9,14 @@
 #   4. Debian's linux-source 6.1 and 6.12 packages, downloaded once into
 #      the cache and only the files the kernel shim builds kept
 #      (`hotpath kernels fetch`, about 300 MB fetched, 20 to 30 s)
+#   5. this machine's dispatch row (`hotpath dispatch --save --rounds 20`,
+#      20 to 40 s): which method of hp_csum()/hp_crc32c() wins at each
+#      length on this CPU, kept in the user's cache under the CPU's key,
+#      where libhotpath and libhpsum find it when they load (docs/dispatch.md)
 #
 # Usage: scripts/setup.sh [--deps-only]
-#   --deps-only   what `make test` calls; today it does the same four steps
-#                 as no flag (it never runs a benchmark, neither does setup).
+#   --deps-only   what `make test` calls: steps 1 to 4, no measurement (the
+#                 tests never read the user's cache).
 # Environment:
 #   HOTPATH_WITH_DPDK=1   also install libdpdk-dev (about 200 packages) for
 #                         the DPDK peer variants
@@ -47,7 +51,7 @@ trap 'die "command failed (line $LINENO): $BASH_COMMAND"' ERR
 
 case "${1:-}" in
 "" | --deps-only) ;;
--h | --help) sed -n '4,20p' "$0"; exit 0 ;;
+-h | --help) sed -n '4,24p' "$0"; exit 0 ;;
 *) printf 'setup: unknown option %q; allowed: --deps-only\n' "$1" >&2; exit 2 ;;
 esac
 
@@ -91,6 +95,11 @@ if ! "$VENV/bin/hotpath" kernels fetch; then
 	[[ $EUID -eq 0 ]] || die "hotpath kernels fetch failed; as root, apt-get update may help"
 	apt-get update
 	"$VENV/bin/hotpath" kernels fetch
+fi
+
+if [[ "${1:-}" != --deps-only ]]; then
+	say "this machine's dispatch row (hotpath dispatch --save)"
+	"$VENV/bin/hotpath" dispatch --save --rounds 20 | tail -n 1
 fi
 
 say "done: run '$VENV/bin/hotpath --help', or 'make test'"

@@ -430,6 +430,17 @@ static void emit_dispatch(struct hp_json *j)
 	hp_json_str(j, row->source);
 	hp_json_key(j, "text");
 	hp_json_str(j, text);
+	/* where `hotpath dispatch --save` and `--system` keep this CPU's row */
+	hp_dispatch_key(text, sizeof(text));
+	hp_json_key(j, "key");
+	hp_json_str(j, text);
+	for (int system = 0; system < 2; system++) {
+		hp_json_key(j, system ? "system_row" : "user_row");
+		if (hp_dispatch_measured_path(system, text, sizeof(text)))
+			hp_json_null(j);
+		else
+			hp_json_str(j, text);
+	}
 	hp_json_obj_end(j);
 }
 

@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The dispatch row in use: HOTPATH_DISPATCH's file, else the built-in row
- * for this CPU (rows.c), else the generic one; and the row text format
+ * The dispatch row in use: HOTPATH_DISPATCH's file, else the row measured
+ * on this CPU (measured.c), else the built-in row for this CPU (rows.c),
+ * else the generic one; and the row text format
  * (hotpath/dispatch.h). A library must not exit or print on stdout: a bad
  * file is named on stderr once and the built-in row used.
  */
@@ -20,6 +21,8 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+#include "dispatch_internal.h"
 
 static const char *const crc32c_names[HP_CRC32C_NMETHODS] = {
 	[HP_CRC32C_SLICE8] = "slice8",
@@ -251,7 +254,8 @@ static pthread_once_t chosen = PTHREAD_ONCE_INIT;
  * @size bytes: a FIFO would stop every program linking the library before
  * main, and a device such as /dev/zero never ends.
  */
-static const char *read_text(const char *path, char *text, size_t size)
+const char *hp__dispatch_read_text(const char *path, char *text, size_t size,
+				   struct stat *opened)
 {
 	const char *why = NULL;
 	struct stat st;
@@ -281,6 +285,8 @@ static const char *read_text(const char *path, char *text, size_t size)
 	}
 	close(fd);
 	text[got] = 0;
+	if (opened)
+		*opened = st;
 	if (!why && memchr(text, 0, got))
 		why = "holds a NUL byte, expected a row file";
 	return why;
@@ -289,7 +295,7 @@ static const char *read_text(const char *path, char *text, size_t size)
 static int read_row_file(const char *path, struct hp_dispatch_row *row)
 {
 	char text[HP_ROW_FILE_MAX], err[200];
-	const char *why = read_text(path, text, sizeof(text));
+	const char *why = hp__dispatch_read_text(path, text, sizeof(text), NULL);
 
 	if (!why && hp_dispatch_parse(text, row, err, sizeof(err)))
 		why = err;
@@ -311,6 +317,8 @@ static void choose(void)
 	struct hp_cpu_id id;
 
 	if (path && *path && !read_row_file(path, &in_use))
+		return;
+	if (!hp__dispatch_read_measured(&in_use))
 		return;
 	hp_cpu_identify(&id);
 	in_use = *hp_dispatch_builtin(id.vendor, id.family, id.model);

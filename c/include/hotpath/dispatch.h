@@ -11,6 +11,8 @@
  * The row in use is, in this order:
  * - the file named by HOTPATH_DISPATCH (what `hotpath dispatch --write`
  *   measured on this machine): applied without recompiling;
+ * - the row measured on this CPU (`hotpath dispatch --save`, the set-up
+ *   runs it; `--system` for every user), found by this CPU's key;
  * - the built-in row whose CPU (vendor, family, model range) matches;
  * - the generic row.
  * A method this CPU cannot run is replaced by the step before it (the
@@ -80,6 +82,17 @@ const struct hp_dispatch_row *hp_dispatch(void);
 const struct hp_dispatch_row *hp_dispatch_builtin(const char *vendor,
 						  unsigned int family,
 						  unsigned int model);
+
+/* Where `hotpath dispatch --save` keeps measured rows for all users (root's). */
+#define HP_SYSTEM_ROWS "/var/cache/hotpath/dispatch"
+
+/* This CPU's key for measured rows (c/dispatch/measured.c says what it
+ * holds); returns the length it needs. */
+size_t hp_dispatch_key(char *buf, size_t len);
+
+/* The measured row file for this CPU's key: the user's (@system 0) or
+ * HP_SYSTEM_ROWS's; 0, or -1 when there is no such place (no HOME). */
+int hp_dispatch_measured_path(int system, char *buf, size_t len);
 
 /* Parse row text into *row; 0, or -1 with a one-line reason in err: the
  * line number and what was expected there, never the text itself (a

@@ -11,17 +11,20 @@ then makes the library (libhotpath, libhpsum) use it, no recompiling.
 
 import argparse
 import dataclasses
+import os
 import sys
 import tempfile
 from pathlib import Path
 
-from hotpath import dispatch, measure
+from hotpath import dispatch, measure, measured_rows
 from hotpath.destination import check_folder, write_file
 from hotpath.errors import RunnerError, UsageError
 from hotpath.inputs import check_rounds
+from hotpath.results import RunResult
 from hotpath.runner import Runner
 
 MODES = ("latency", "throughput")
+HP_SYSTEM_ROWS = "/var/cache/hotpath/dispatch"  # c/include/hotpath/dispatch.h
 CSUM_KEYS = {0: "csum.even", 1: "csum.odd"}  # the row's key per address parity
 # primitive, its methods, hotpath's own variant (runs the row), sizes, aligns
 SPECS = (
@@ -54,6 +57,20 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--try", dest="try_row", type=Path, default=None, metavar="FILE",
         help="no method figures: run the row in FILE beside the row in use (hp_csum() and "
         "hp_crc32c() through each, alternating pairs of runs) and print the gain per length",
+    )  # fmt: skip
+    parser.add_argument(
+        "--save", action="store_true",
+        help="keep the row where the library looks for this CPU's measured row (the user's "
+        "cache; the set-up runs this): libhotpath and libhpsum then use it when they load",
+    )  # fmt: skip
+    parser.add_argument(
+        "--system", action="store_true",
+        help=f"as --save, for every user of an installed libhpsum ({HP_SYSTEM_ROWS}, root only)",
+    )  # fmt: skip
+    parser.add_argument(
+        "--show", action="store_true",
+        help="measure nothing: which row is in use, from where, when and on what it was "
+        "measured, and where this CPU's measured row would be kept",
     )  # fmt: skip
     parser.set_defaults(handler=run)
 
@@ -220,11 +237,37 @@ def _try_row(
     return [*lines, _run_summary("tried", points)]
 
 
+def _show(in_use: dict[str, str]) -> int:
+    """`--show`: the row in use, where it came from, and where this CPU's
+    measured row is (or would be) kept."""
+    lines = [*measured_rows.in_use_lines(in_use), *_indented(in_use.get("text", ""))]
+    where = measured_rows.places(in_use)
+    if where is not None:
+        lines.append(f"this CPU's key: {where.key}")
+        for label, path in (("user", where.user), ("system", where.system)):
+            state = "none" if path is None else f"{path}" + ("" if path.exists() else " (none)")
+            lines.append(f"  {label} row: {state}")
+    print("\n".join(lines))
+    return 0
+
+
+def _contended(result: RunResult) -> float:
+    """The largest share of width probes that saw a neighbour in the run."""
+    widths = [c.get("width") for c in result.clocks.values() if isinstance(c, dict)]
+    return max((float(w.get("contended_fraction", 0)) for w in widths if w), default=0.0)
+
+
 def run(args: argparse.Namespace) -> int:
     rounds = check_rounds(args.rounds)
-    if args.try_row is not None and args.write is not None:
-        raise UsageError("--try and --write: one or the other; allowed: --write FILE to save "
-                         "the row measured here, --try FILE to run a row of your own")  # fmt: skip
+    keeps = [o for o, on in (("--write", args.write is not None), ("--save", args.save),
+                             ("--system", args.system)) if on]  # fmt: skip
+    if args.show and (keeps or args.try_row is not None):
+        raise UsageError(f"--show with {(keeps or ['--try'])[0]}: --show measures nothing; "
+                         "allowed: --show alone")  # fmt: skip
+    if args.try_row is not None and keeps:
+        raise UsageError(f"--try and {keeps[0]}: one or the other; allowed: --write FILE, "
+                         "--save or --system to keep the row measured here, --try FILE to run "
+                         "a row of your own")  # fmt: skip
     tried = _read_try(args.try_row) if args.try_row is not None else None
     if args.write is not None:
         if args.write.is_dir():
@@ -233,6 +276,11 @@ def run(args: argparse.Namespace) -> int:
     runner = measure.get_runner()
     known = measure.listing(runner)
     in_use = known.dispatch or {}
+    if args.show:
+        return _show(in_use)
+    where = measured_rows.places(in_use)
+    if (args.save or args.system) and where is None:
+        raise RunnerError("the runner does not say where this CPU's measured row is kept")
     use_row = (in_use.get("name", ""), in_use.get("text", ""))
     head = [
         f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
@@ -315,9 +363,19 @@ def run(args: argparse.Namespace) -> int:
         chosen, repair = _repair(runner, name, csum, crc, use_row, rounds)
         lines += repair
     print("\n".join(lines))
+    which = "the repaired row" if chosen != text else "the measured row"
+    contended = _contended(result)
+    header = measured_rows.header(machine.one_line(), rounds, contended,
+                                  os.environ.get("HOTPATH_CPU_HIDE", ""))  # fmt: skip
+    if contended > measured_rows.NEIGHBOUR_LIMIT:
+        print(f"warning: {contended:.0%} of the width probes saw a neighbour on the core: "
+              "the crossovers may be off (the kept row says so)", file=sys.stderr)  # fmt: skip
     if args.write is not None:
-        header = f"# hotpath dispatch row, measured on {machine.one_line()}\n"
         write_file(args.write, header + chosen)
-        which = "the repaired row" if chosen != text else "the measured row"
         print(f"{which} written to {args.write}; use it with HOTPATH_DISPATCH={args.write}")
+    for system in (False, True):
+        if where is not None and (args.system if system else args.save):
+            path = measured_rows.save(where, header + chosen, system)
+            print(f"{which} kept as {path}: libhotpath and libhpsum take it when they load "
+                  f"on this CPU ({where.key})")  # fmt: skip
     return 0

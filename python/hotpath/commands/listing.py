@@ -5,7 +5,7 @@ import argparse
 import json
 import sys
 
-from hotpath import measure
+from hotpath import measure, measured_rows
 from hotpath.errors import UsageError
 from hotpath.labs import LABS
 
@@ -33,6 +33,8 @@ def run(args: argparse.Namespace) -> int:
         return 0
     print(f"cpu: {cpu.brand} ({cpu.vendor} family {cpu.family} model {cpu.model}); "
           f"features: {', '.join(cpu.features) or 'none'}")  # fmt: skip
+    if known.dispatch:
+        print("\n".join(measured_rows.in_use_lines(known.dispatch)))
     for prim in primitives:
         print(f"\n{prim.lab} / {prim.name}")
         width = max((len(v.name) for v in prim.variants), default=7)
