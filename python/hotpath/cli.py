@@ -26,6 +26,7 @@ from hotpath.commands import (
     tune,
 )
 from hotpath.exits import run_handler
+from hotpath.inputs import decimal, integer
 from hotpath.labs import ALL_LABS
 from hotpath.render import symbols
 
@@ -55,7 +56,22 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_parser(subparsers)
     kernels.add_parser(subparsers)
     tune.add_parser(subparsers)
+    ascii_numbers(parser)
     return parser
+
+
+def ascii_numbers(parser: argparse.ArgumentParser) -> None:
+    """Every option of `parser` and its subcommands declared type=int or
+    type=float takes ASCII digits only (inputs.integer, inputs.decimal):
+    int("\uff14\uff10") is 40. Done here, once, so no option can miss it."""
+    for action in parser._actions:
+        if action.type is int:
+            action.type = integer
+        elif action.type is float:
+            action.type = decimal
+        if isinstance(action, argparse._SubParsersAction):
+            for sub in action.choices.values():
+                ascii_numbers(sub)
 
 
 def main(argv: Sequence[str] | None = None) -> int:

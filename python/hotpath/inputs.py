@@ -6,6 +6,7 @@ and says what is allowed, so that bad input always ends with exit status 2
 and an untouched system (docs: PRODUCT.md, "Quality bar").
 """
 
+import argparse
 import dataclasses
 import re
 import shlex
@@ -21,24 +22,72 @@ MAX_SIZE = 1 << 30  # 1 GiB: larger buffers are not hot paths
 MAX_ALIGN = 4095  # offset from a 4096-byte page boundary
 MAX_ROUNDS = 1_000_000
 
+# Numbers in ASCII digits only: int() and float() also take fullwidth
+# digits (U+FF10..), Arabic-Indic ones, "1_000" and " 40 ", and float()
+# "nan" and "inf"; none is what anyone means on a command line.
+INTEGER = re.compile(r"-?[0-9]+")
+DECIMAL = re.compile(r"-?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
+SHOWN_MAX = 60  # characters of a value a message quotes
+
+
+def shown(text: str) -> str:
+    """`text` as a message quotes it: a long one cut, with its size (a
+    100 KB name would otherwise be the whole message)."""
+    if len(text) <= SHOWN_MAX:
+        return text
+    size = len(text.encode("utf-8", "surrogateescape"))
+    return f"{text[:SHOWN_MAX]}\u2026({size} bytes)"
+
+
+def ascii_int(text: str) -> int | None:
+    """`text` as an integer in ASCII digits ("-1", "40"); None if it is not
+    one. Past 30 digits it stands as +-10^30, outside every range (and int()
+    refuses a string of more than 4300 digits)."""
+    if not INTEGER.fullmatch(text):
+        return None
+    digits = text.lstrip("-").lstrip("0")
+    return (-1 if text.startswith("-") else 1) * (
+        10**30 if len(digits) > 30 else int(digits or "0")
+    )
+
+
+def integer(text: str) -> int:
+    """argparse's type for an integer option (cli.ascii_numbers puts it in
+    place of int everywhere)."""
+    value = ascii_int(text)
+    if value is None:
+        raise argparse.ArgumentTypeError(
+            f"'{shown(text)}': allowed: an integer in ASCII digits (0-9)"
+        )
+    return value
+
+
+def decimal(text: str) -> float:
+    """argparse's type for a number option, in place of float."""
+    if not DECIMAL.fullmatch(text):
+        raise argparse.ArgumentTypeError(
+            f"'{shown(text)}': allowed: a number in ASCII digits, such as 0.05"
+        )
+    return float(text)
+
 
 def parse_int_list(text: str, what: str, low: int, high: int) -> tuple[int, ...]:
     """Parse "40,1500" into integers within [low, high], keeping order, no duplicates."""
     items = [part.strip() for part in text.split(",")]
     if not text.strip() or any(not part for part in items):
         raise UsageError(
-            f"{what} '{text}': expected a comma-separated list of integers {low}..{high}"
+            f"{what} '{shown(text)}': expected a comma-separated list of integers {low}..{high}"
         )
     values: list[int] = []
     for part in items:
-        try:
-            value = int(part, 10)
-        except ValueError:
+        value = ascii_int(part)
+        if value is None:
             raise UsageError(
-                f"{what} '{part}': not an integer; allowed: integers {low}..{high}"
-            ) from None
+                f"{what} '{shown(part)}': not an integer in ASCII digits; allowed: integers "
+                f"{low}..{high}"
+            )
         if not low <= value <= high:
-            raise UsageError(f"{what} '{part}': out of range; allowed: {low}..{high}")
+            raise UsageError(f"{what} '{shown(part)}': out of range; allowed: {low}..{high}")
         if value not in values:
             values.append(value)
     return tuple(values)
@@ -72,14 +121,14 @@ def parse_sizes(text: str) -> tuple[int, ...]:
             plain.append(part)
             continue
         ends = part.split("..")
-        try:
-            low, high = (int(end, 10) for end in ends)
-        except ValueError:
+        low, high = (ascii_int(ends[0]), ascii_int(ends[1])) if len(ends) == 2 else (None, None)
+        if low is None or high is None:
             raise UsageError(
-                f"size '{part}': a sweep is LOW..HIGH with integers 0..{MAX_SIZE}"
-            ) from None
+                f"size '{shown(part)}': a sweep is LOW..HIGH with integers 0..{MAX_SIZE} "
+                "in ASCII digits"
+            )
         if not 0 <= low < high <= MAX_SIZE:
-            raise UsageError(f"size '{part}': a sweep needs 0 <= LOW < HIGH <= {MAX_SIZE}")
+            raise UsageError(f"size '{shown(part)}': a sweep needs 0 <= LOW < HIGH <= {MAX_SIZE}")
         values.extend(size_sweep(low, high))
     if plain:
         values.extend(parse_int_list(",".join(plain), "size", 0, MAX_SIZE))
@@ -87,7 +136,7 @@ def parse_sizes(text: str) -> tuple[int, ...]:
         values = sorted(set(values))
     if len(values) > MAX_SWEEP_POINTS:
         raise UsageError(
-            f"sizes '{text}': {len(values)} lengths; allowed: at most {MAX_SWEEP_POINTS}"
+            f"sizes '{shown(text)}': {len(values)} lengths; allowed: at most {MAX_SWEEP_POINTS}"
         )
     return tuple(values)
 
@@ -103,7 +152,7 @@ def parse_modes(text: str) -> tuple[str, ...]:
     modes: list[str] = []
     for name in names:
         if name not in MODES:
-            raise UsageError(f"mode '{name}': unknown; allowed: {', '.join(MODES)}")
+            raise UsageError(f"mode '{shown(name)}': unknown; allowed: {', '.join(MODES)}")
         if name not in modes:
             modes.append(name)
     return tuple(modes)
@@ -113,7 +162,9 @@ def parse_names(text: str) -> tuple[str, ...]:
     """A comma-separated list of names ("a,b"); checked against a registry later."""
     names = [part.strip() for part in text.split(",")]
     if any(not name for name in names):
-        raise UsageError(f"variants '{text}': expected a comma-separated list of variant names")
+        raise UsageError(
+            f"variants '{shown(text)}': expected a comma-separated list of variant names"
+        )
     return tuple(dict.fromkeys(names))
 
 
@@ -154,7 +205,7 @@ def check_known(names: Iterable[str], known: Sequence[str], what: str) -> None:
     for name in names:
         if name not in known:
             allowed = ", ".join(known) if known else "(none)"
-            raise UsageError(f"{what} '{name}': unknown; known: {allowed}")
+            raise UsageError(f"{what} '{shown(name)}': unknown; known: {allowed}")
 
 
 # `// hotpath: KEY=VALUE` lines in a --with file: what the variant needs.

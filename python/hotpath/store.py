@@ -24,6 +24,7 @@ import numpy as np
 
 from hotpath.destination import can_write, pseudo_root
 from hotpath.errors import StoreError, UsageError
+from hotpath.inputs import ascii_int, shown
 from hotpath.machine import Fingerprint
 from hotpath.protocol import parse_variant
 from hotpath.results import FigureResult, RunResult, VariantResult
@@ -364,21 +365,23 @@ class Store:
         query = "SELECT id FROM runs ORDER BY id DESC"
         ids: list[int] = [int(row[0]) for row in self._rows(query)]
         text = ref.strip()
-        if text == "last" or text.startswith("last~"):
-            back_text = text[5:] or "0"
-            if not back_text.isdigit():
-                raise UsageError(f"run '{ref}': allowed: a run id, 'last' or 'last~N'")
-            back = int(back_text)
-            if back >= len(ids):
+        back = (text[5:] or "0") if text == "last" or text.startswith("last~") else None
+        # ASCII digits only: str.isdigit() also takes fullwidth digits and "²" (int() refuses it)
+        number = ascii_int(back if back is not None else text)
+        if number is None or number < 0:
+            raise UsageError(f"run '{shown(ref)}': allowed: a run id, 'last' or 'last~N'")
+        if back is not None:
+            if number >= len(ids):
                 raise UsageError(
-                    f"run '{ref}': only {len(ids)} run(s) in '{self.path}' (see hotpath history)"
+                    f"run '{shown(ref)}': only {len(ids)} run(s) in '{self.path}' "
+                    "(see hotpath history)"
                 )
-            return ids[back]
-        if not text.isdigit():
-            raise UsageError(f"run '{ref}': allowed: a run id, 'last' or 'last~N'")
-        if int(text) not in ids:
-            raise UsageError(f"run '{ref}': no such run in '{self.path}' (see hotpath history)")
-        return int(text)
+            return ids[number]
+        if number not in ids:
+            raise UsageError(
+                f"run '{shown(ref)}': no such run in '{self.path}' (see hotpath history)"
+            )
+        return number
 
     def replicated_figures(self, machine_key: str, limit: int = 50) -> list[list[FigureResult]]:
         """Figures with two or more replica medians, per run, from the newest

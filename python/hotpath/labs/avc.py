@@ -13,6 +13,7 @@ import argparse
 from pathlib import Path
 
 from hotpath.errors import UsageError
+from hotpath.inputs import ascii_int, shown
 from hotpath.labs import avc_recommend, avc_seed_table, avc_stats
 from hotpath.labs.lab import Lab, Suite
 
@@ -21,13 +22,10 @@ DEFAULT_SLOTS = 512
 
 
 def _slots(text: str) -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        value = 0
+    value = ascii_int(text) or 0
     if not 1 <= value <= MAX_SLOTS or value & (value - 1):
         raise UsageError(
-            f"--slots '{text}': allowed: a power of two, 1..{MAX_SLOTS} (the kernel's "
+            f"--slots '{shown(text)}': allowed: a power of two, 1..{MAX_SLOTS} (the kernel's "
             "Kconfig allows 512..16384; the wider range is for study)"
         )
     return value

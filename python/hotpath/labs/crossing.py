@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath.errors import UsageError
+from hotpath.inputs import ascii_int, shown
 from hotpath.labs.lab import Lab, Suite
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 
@@ -92,12 +93,9 @@ class Workload:
 
 
 def _whole(flag: str, text: str, lo: int, hi: int, what: str = "") -> int:
-    try:
-        value = int(text, 10)
-    except ValueError:
-        value = lo - 1
-    if not lo <= value <= hi:
-        raise UsageError(f"{flag} '{text}': allowed: a whole number {lo}..{hi}{what}")
+    value = ascii_int(text)
+    if value is None or not lo <= value <= hi:
+        raise UsageError(f"{flag} '{shown(text)}': allowed: a whole number {lo}..{hi}{what}")
     return value
 
 

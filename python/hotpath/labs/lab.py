@@ -8,7 +8,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from hotpath.errors import UsageError
-from hotpath.inputs import MODES
+from hotpath.inputs import MODES, shown
 from hotpath.kernelsrc.trees import version_key
 from hotpath.seedtable_spec import SeedTable
 
@@ -127,7 +127,8 @@ class Lab:
         if wanted is not None:
             if wanted not in members:
                 raise UsageError(
-                    f"primitive '{wanted}': not in lab {self.name}; allowed: {', '.join(members)}"
+                    f"primitive '{shown(wanted)}': not in lab {self.name}; allowed: "
+                    f"{', '.join(members)}"
                 )
             return (wanted,)
         if self.default_primitives is None:
