@@ -39,9 +39,11 @@ uint32_t hp_crc32c_cpu(void)
 #define NEED_AVX512	(NEED_FOLD | HP_CPU_AVX512F | HP_CPU_AVX512BW | \
 			 HP_CPU_AVX512VL | HP_CPU_VPCLMUL)
 
-struct hp_crc32c_plan hp_crc32c_plan = {
+/* Until the constructor below: slicing by 8 for every length. */
+struct hp_crc32c_plan hp_crc32c_plan __attribute__((aligned(64))) = {
 	.from = { [1 ... HP_STEPS_MAX] = UINT32_MAX }, .n = 1,
-	.fn = { [0 ... HP_STEPS_MAX - 1] = hp_crc32c_slice8 } };
+	.fn = { [0 ... HP_STEPS_MAX - 1] = hp_crc32c_slice8 },
+	.cls = { [0 ... HP_CRC32C_NCLASS - 1] = hp_crc32c_slice8 } };
 
 static int method_runs(enum hp_crc32c_method m, uint32_t f)
 {
@@ -94,29 +96,71 @@ static hp_crc32c_fn method_fn(enum hp_crc32c_method m)
 	}
 }
 
-/**
- * hp_crc32c_use_row() - take hp_crc32c()'s methods from a dispatch row.
- * @row: the row (hp_dispatch() for the one in use)
- */
-void hp_crc32c_use_row(const struct hp_dispatch_row *row)
+hp_crc32c_fn hp__crc32c_method_fn(enum hp_crc32c_method m)
+{
+	return method_fn(usable(m, hp_cpu_features()));
+}
+
+/* Lengths [lo, hi] of class c (hi inclusive: the last class ends at
+ * SIZE_MAX). */
+static void class_range(size_t c, size_t *lo, size_t *hi)
+{
+	if (c < HP_CRC32C_NNEAR) {
+		*lo = c << HP_CRC32C_CLASS_SHIFT;
+		*hi = *lo + (1u << HP_CRC32C_CLASS_SHIFT) - 1;
+		return;
+	}
+	c -= HP_CRC32C_NNEAR - HP_CRC32C_FAR_BIT;	/* the highest set bit */
+	*lo = (size_t)1 << c;
+	*hi = *lo + (*lo - 1);
+}
+
+/* The plan's step for @len, by scanning (len >= from[0]). */
+static hp_crc32c_fn scan(size_t len)
+{
+	int i = 1;
+
+	while (i < HP_STEPS_MAX && len >= hp_crc32c_plan.from[i])
+		i++;
+	return hp_crc32c_plan.fn[i - 1];
+}
+
+/* cls[] from the plan's steps: a class whose reachable lengths (from
+ * from[0] on) all run one step jumps to it; one with a boundary inside
+ * scans. */
+static void fill_classes(struct hp_crc32c_plan *plan)
+{
+	for (size_t c = 0; c < HP_CRC32C_NCLASS; c++) {
+		size_t lo, hi;
+		hp_crc32c_fn first;
+
+		class_range(c, &lo, &hi);
+		if (hi < plan->from[0]) {	/* never reached: the inlined stream */
+			plan->cls[c] = hp__crc32c_scan;
+			continue;
+		}
+		if (lo < plan->from[0])
+			lo = plan->from[0];
+		first = scan(lo);
+		plan->cls[c] = scan(hi) == first ? first : hp__crc32c_scan;
+	}
+}
+
+void hp__crc32c_plan_fns(const uint32_t *from, const hp_crc32c_fn *fn, int n,
+			 int inline_first)
 {
 	struct hp_crc32c_plan *plan = &hp_crc32c_plan;
-	uint32_t f = hp_cpu_features();
-	const struct hp_steps *steps = &row->crc32c;
 
 	plan->n = 0;
-	for (int i = 0; i < steps->n; i++) {
-		hp_crc32c_fn fn = method_fn(usable(steps->method[i], f));
-
-		if (plan->n && plan->fn[plan->n - 1] == fn)
+	for (int i = 0; i < n; i++) {
+		if (plan->n && plan->fn[plan->n - 1] == fn[i])
 			continue;	/* a fallback that repeats the step before */
-		plan->from[plan->n] = steps->from[i];
-		plan->fn[plan->n++] = fn;
+		plan->from[plan->n] = from[i];
+		plan->fn[plan->n++] = fn[i];
 	}
-	/* A first step of one stream is inlined: the plan starts after it,
-	 * so that the next step is reached with a compare and no index. */
+	/* A first step of one stream is inlined: the plan starts after it. */
 	plan->short_below = 0;
-	if (plan->fn[0] == hp__crc32c_sse42) {
+	if (inline_first) {
 		plan->short_below = UINT32_MAX;	/* the stream alone */
 		if (plan->n > 1) {
 			plan->short_below = plan->from[1];
@@ -126,12 +170,30 @@ void hp_crc32c_use_row(const struct hp_dispatch_row *row)
 		}
 	}
 	/* Past the last step: no length starts another (lengths of 4 GiB and
-	 * more run the last step, however far they scan). */
+	 * more run the last step). */
 	for (int i = plan->n; i < HP_STEPS_MAX; i++) {
 		plan->from[i] = UINT32_MAX;
 		plan->fn[i] = plan->fn[plan->n - 1];
 	}
 	plan->from[HP_STEPS_MAX] = UINT32_MAX;
+	fill_classes(plan);
+}
+
+/**
+ * hp_crc32c_use_row() - take hp_crc32c()'s methods from a dispatch row.
+ * @row: the row (hp_dispatch() for the one in use)
+ */
+void hp_crc32c_use_row(const struct hp_dispatch_row *row)
+{
+	const struct hp_steps *steps = &row->crc32c;
+	hp_crc32c_fn fn[HP_STEPS_MAX];
+	uint32_t from[HP_STEPS_MAX];
+
+	for (int i = 0; i < steps->n; i++) {
+		from[i] = steps->from[i];
+		fn[i] = hp__crc32c_method_fn(steps->method[i]);
+	}
+	hp__crc32c_plan_fns(from, fn, steps->n, fn[0] == hp__crc32c_sse42);
 }
 
 /* Before main: hp_crc32c() then pays for no detection. Safe from a
@@ -142,16 +204,20 @@ __attribute__((constructor)) static void crc32c_dispatch_init(void)
 	hp_crc32c_use_row(hp_dispatch());
 }
 
-/* The row's steps after the second: out of line, so that short buffers
- * pay one compare and no call. */
-__attribute__((noinline)) uint32_t hp__crc32c_later(uint32_t crc, const void *buf,
-						     size_t len)
+/* The classes that hold a step boundary: the plan's step by a scan. */
+uint32_t hp__crc32c_scan(uint32_t crc, const void *buf, size_t len)
 {
-	int i = 3;
+	return scan(len)(crc, buf, len);
+}
 
-	while (i < HP_STEPS_MAX && len >= hp_crc32c_plan.from[i])
-		i++;
-	return hp_crc32c_plan.fn[i - 1](crc, buf, len);
+hp_crc32c_fn hp__crc32c_fn_for(size_t len)
+{
+	hp_crc32c_fn fn;
+
+	if (len < hp_crc32c_plan.short_below)
+		return hp__crc32c_sse42;
+	fn = hp_crc32c_plan.cls[hp_crc32c_class(len)];
+	return fn == hp__crc32c_scan ? scan(len) : fn;
 }
 
 /* The inlined stream of hp_crc32c_inline(), as a function for the asm below. */
@@ -161,18 +227,33 @@ HP_HIDDEN HP_SSE42 uint32_t hp__crc32c_short(uint32_t crc, const void *buf, size
 }
 
 /*
- * hp_crc32c(): hp_crc32c_inline() in assembly, so that lengths past the
- * plan's second step reach hp__crc32c_later() by one conditional jump.
- * gcc's code jumped to a jump there (jae, then jmp), and on a Zen 5 a
- * taken branch in front of a method costs about a cycle
- * (docs/labs/csum.md): in the lab's sweep 512 to 1536 bytes went a cycle
- * faster in throughput (768 B 59.2 -> 58.2, three A/B runs), the rest
- * unchanged.
+ * hp_crc32c(): hp_crc32c_inline() in assembly. Below short_below the
+ * inlined stream, by one compare, as before; every other length by its
+ * class: a compare for the far classes, a shift, a load and an indirect
+ * jump, the same for every step of the row. Through compares (the plan's
+ * first two steps) and a call that scanned (the rest), a later step had
+ * cost more than the first (docs/dispatch.md, "Every step equally cheap").
+ *
+ * Only loads, fused compare-and-branches and the shift: the table's
+ * address is loaded (hp__crc32c_cls_at), not computed with lea. The
+ * multi-stream methods are bound by crc32q, one per cycle on one port,
+ * which an ALU uop of the dispatch can take: on the Emerald Rapids the
+ * lea version ran 128 and 192 bytes (one and four seed-last streams)
+ * 1.2 to 1.5 cycles behind the method alone, the load version 0.3 to
+ * 0.7 (hotpath crc32c, two runs each).
  */
-#define PLAN_FN 40		/* offsetof(struct hp_crc32c_plan, fn) */
-#define PLAN_SHORT 104		/* offsetof(struct hp_crc32c_plan, short_below) */
-_Static_assert(offsetof(struct hp_crc32c_plan, fn) == PLAN_FN, "plan layout");
+#define PLAN_SHORT 0		/* offsetof(struct hp_crc32c_plan, short_below) */
+#define PLAN_CLS 8		/* offsetof(struct hp_crc32c_plan, cls) */
+/* cls[] less 12 entries: the far classes, indexed by the highest set bit */
+#define PLAN_FAR 1960
 _Static_assert(offsetof(struct hp_crc32c_plan, short_below) == PLAN_SHORT, "plan layout");
+_Static_assert(offsetof(struct hp_crc32c_plan, cls) == PLAN_CLS, "plan layout");
+_Static_assert(PLAN_FAR == PLAN_CLS + 8 * (HP_CRC32C_NNEAR - HP_CRC32C_FAR_BIT), "plan layout");
+_Static_assert(sizeof(hp_crc32c_fn) == 8, "plan layout");
+_Static_assert(HP_CRC32C_NEAR == 4096 && HP_CRC32C_CLASS_SHIFT == 4, "the asm's classes");
+
+/* The plan's address, for the asm to load (above). */
+HP_HIDDEN struct hp_crc32c_plan *const hp__crc32c_cls_at = &hp_crc32c_plan;
 
 __asm__(
 	".text\n\t"
@@ -184,15 +265,16 @@ __asm__(
 	"movl hp_crc32c_plan+" HP_STR(PLAN_SHORT) "(%rip),%eax\n\t"
 	"cmpq %rax,%rdx\n\t"
 	"jb hp__crc32c_short\n\t"
-	"movl hp_crc32c_plan+4(%rip),%eax\n\t"
-	"cmpq %rax,%rdx\n\t"
-	"jb 1f\n\t"
-	"movl hp_crc32c_plan+8(%rip),%eax\n\t"
-	"cmpq %rax,%rdx\n\t"
-	"jae hp__crc32c_later\n\t"
-	"jmp *hp_crc32c_plan+" HP_STR(PLAN_FN) "+8(%rip)\n"
+	"movq hp__crc32c_cls_at(%rip),%rcx\n\t"
+	"cmpq $4095,%rdx\n\t"
+	"ja 1f\n\t"
+	"movl %edx,%eax\n\t"
+	"shrl $4,%eax\n\t"
+	"jmp *" HP_STR(PLAN_CLS) "(%rcx,%rax,8)\n"
+	/* 4 KiB and more: the class of the highest set bit */
 	"1:\n\t"
-	"jmp *hp_crc32c_plan+" HP_STR(PLAN_FN) "(%rip)\n\t"
+	"bsrq %rdx,%rax\n\t"
+	"jmp *" HP_STR(PLAN_FAR) "(%rcx,%rax,8)\n\t"
 	".cfi_endproc\n\t"
 	".size hp_crc32c, . - hp_crc32c\n\t"
 	".text");

@@ -156,19 +156,59 @@ static inline HP_SSE42 uint32_t hp_crc32_from0(const uint8_t *p, size_t len)
 }
 
 /*
- * hp_crc32c()'s plan: from from[i] bytes on, fn[i]. A short scan instead of
- * a ladder of compares against constants. A row whose first step is one
- * crc32q stream has that step inlined below short_below and the plan
- * starts after it; otherwise short_below is 0 and from[0] is 0.
+ * hp_crc32c()'s plan: from from[i] bytes on, fn[i]. A row whose first step
+ * is one crc32q stream has that step inlined below short_below and the
+ * plan starts after it (from[0] is short_below); otherwise short_below is
+ * 0 and from[0] is 0.
+ *
+ * Every other length is one load and one indirect jump away from its
+ * method: cls[] holds, per length class, the method of every length in it
+ * that reaches the table. The classes are 16 bytes wide below
+ * HP_CRC32C_NEAR (len >> 4), then one per power of two (the length's
+ * highest set bit, 12..63), so every length the dispatch command measures
+ * (16, 32, 48, ..., 4096, 16384, 65536, 1 MiB) is a class edge. A class
+ * that holds a step boundary not on its edge points to
+ * hp__crc32c_scan(), which scans from[], so the row's steps stay exact
+ * whatever their lengths (docs/dispatch.md, "Every step equally cheap").
  */
+#define HP_CRC32C_CLASS_SHIFT 4
+#define HP_CRC32C_NEAR 4096
+#define HP_CRC32C_NNEAR (HP_CRC32C_NEAR >> HP_CRC32C_CLASS_SHIFT)
+#define HP_CRC32C_FAR_BIT 12		/* log2(HP_CRC32C_NEAR) */
+#define HP_CRC32C_NCLASS (HP_CRC32C_NNEAR + 64 - HP_CRC32C_FAR_BIT)
+
 struct hp_crc32c_plan {
+	uint32_t short_below;
+	hp_crc32c_fn cls[HP_CRC32C_NCLASS];
 	uint32_t from[HP_STEPS_MAX + 1];	/* UINT32_MAX from [n] on */
 	hp_crc32c_fn fn[HP_STEPS_MAX];
-	uint32_t short_below;
 	uint8_t n;
 };
 extern HP_HIDDEN struct hp_crc32c_plan hp_crc32c_plan;
-HP_HIDDEN uint32_t hp__crc32c_later(uint32_t crc, const void *buf, size_t len);
+HP_HIDDEN uint32_t hp__crc32c_scan(uint32_t crc, const void *buf, size_t len);
+
+/* The class of a length that reaches cls[] (what hp_crc32c()'s asm
+ * computes). */
+static inline size_t hp_crc32c_class(size_t len)
+{
+	if (len < HP_CRC32C_NEAR)
+		return len >> HP_CRC32C_CLASS_SHIFT;
+	return HP_CRC32C_NNEAR - HP_CRC32C_FAR_BIT + (size_t)(63 - __builtin_clzll(len));
+}
+
+/*
+ * The plan from step functions: @n steps, from[0] == 0, @inline_first
+ * when fn[0] is the one stream that hp_crc32c() runs inline. For
+ * hp_crc32c_use_row(), and for tests/c/test_dispatch.c, which builds plans
+ * of probe functions to see which step each length reaches.
+ */
+HP_HIDDEN void hp__crc32c_plan_fns(const uint32_t *from, const hp_crc32c_fn *fn, int n,
+				   int inline_first);
+/* The function a row's method runs on this CPU (after its fallback), and
+ * the function hp_crc32c() runs for @len (hp__crc32c_sse42 for the inlined
+ * stream). For the tests. */
+HP_HIDDEN hp_crc32c_fn hp__crc32c_method_fn(enum hp_crc32c_method m);
+HP_HIDDEN hp_crc32c_fn hp__crc32c_fn_for(size_t len);
 
 /*
  * hp_crc32c()'s dispatch, inline for the sk_buff walk (skb_walk.c), whose
@@ -187,14 +227,7 @@ static inline HP_SSE42 uint32_t hp_crc32c_inline(uint32_t crc, const void *buf,
 
 	if (len < plan->short_below)
 		return hp_crc32_short(crc, buf, len);
-	/* The plan's first two steps by a compare each: through
-	 * hp__crc32c_later() it cost 3 cycles at 96 bytes on a Zen 3 (30.2
-	 * against 27.2 for the method alone). */
-	if (len < plan->from[1])
-		return plan->fn[0](crc, buf, len);
-	if (len < plan->from[2])
-		return plan->fn[1](crc, buf, len);
-	return hp__crc32c_later(crc, buf, len);
+	return plan->cls[hp_crc32c_class(len)](crc, buf, len);
 }
 
 /* crc * k, unreduced (64 bits): crc32q(0, it) is crc * x^(8n) mod P when

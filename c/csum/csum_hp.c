@@ -58,7 +58,9 @@
  *   added last, so a chain of calls waits two instructions per call.
  *
  * - Vector methods only past 80 bytes: up to there hp_csum pays no compare
- *   for them, and below HP_CSUM_SHORT no load either. Measured on a Zen 3
+ *   for them; past it two compares against memory (the AVX-512 shortcut's
+ *   and the table's first length, below), and below HP_CSUM_SHORT no load
+ *   of the table. Measured on a Zen 3
  *   in one run against the computed-jump version: faster in 70 of 80
  *   figures from 1 to 1024 bytes, slower in none; with the row's compare
  *   (a load) first in the function, 1 cycle slower than hp_csum_scalar at
@@ -77,22 +79,44 @@
  */
 
 /*
- * What the asm's compares read (plans_changed() sets them from the plans
- * below): from hp_csum_vec_from bytes (never below HP_CSUM_SHORT) a
- * vector method; below hp_csum_vec_to, hp_csum_vec_fn for both address
- * parities, jumped to without the plan; from there hp_csum_vector(). A
- * call through hp_csum_vector() cost 3 cycles more at 384 and 1024 bytes
- * on a Zen 3 (27.2 against 24.2 for the AVX2 path alone); the jump still
- * costs 2 to 3 (384 bytes: 27.4 against 24.2).
+ * What the asm reads (plans_changed() sets it from the plans below):
+ * from hp_csum_vec_from bytes (the row's first vector step at either
+ * parity, never below HP_CSUM_SHORT) the method of the length's class,
+ * hp_csum_class[2 * class + parity]. The classes are 32 bytes wide below
+ * CSUM_NEAR (len >> 5), then one per power of two (the length's highest
+ * set bit, 12..30), so that every length the dispatch command measures
+ * (256, 384, 512, 768, ..., 3072, 4096, 8192, 16384, 65536) is a class
+ * edge. An entry is the step's method, hp__csum_loop (the adc loop below,
+ * for a parity still on its scalar step), or hp__csum_scan() for a class
+ * that holds a step boundary not on its edge: the row's steps stay exact.
+ * Every step is then one load and one indirect jump away, where the row's
+ * first vector step had been a compare and a jump and the others a call
+ * and a scan (docs/dispatch.md, "Every step equally cheap", has the
+ * figures).
  */
-__attribute__((visibility("hidden"))) int32_t hp_csum_vec_from = INT32_MAX;
-__attribute__((visibility("hidden"))) int32_t hp_csum_vec_to = INT32_MAX;
-__attribute__((visibility("hidden"))) hp_csum_fn hp_csum_vec_fn = hp_csum_scalar;
+#define CSUM_NEAR 4096
+#define CSUM_NNEAR (CSUM_NEAR >> 5)
+#define CSUM_FAR_BIT 12			/* log2(CSUM_NEAR) */
+#define CSUM_NCLASS (CSUM_NNEAR + 31 - CSUM_FAR_BIT)	/* int lengths: bits 12..30 */
+/* hp_csum_class less 2 * 12 entries: the far classes by the highest bit */
+#define CSUM_FAR 1856
+_Static_assert(CSUM_FAR == 8 * 2 * (CSUM_NNEAR - CSUM_FAR_BIT), "the asm's far classes");
+_Static_assert(CSUM_NEAR == 4096 && sizeof(hp_csum_fn) == 8, "the asm's classes");
+__attribute__((visibility("hidden"))) int64_t hp_csum_vec_from = INT64_MAX;
+__attribute__((visibility("hidden"), aligned(64))) hp_csum_fn hp_csum_class[2 * CSUM_NCLASS];
+/* The table's address, loaded by the asm rather than computed with lea:
+ * no ALU uop for a method that is bound by its ports (the CRC's reason,
+ * crc32c_hotpath.c; the checksum measured the same either way). */
+__attribute__((visibility("hidden"))) hp_csum_fn *const hp__csum_class_at = hp_csum_class;
+/* The adc loop inside hp_csum, for the table: entered with rax = 0 and
+ * rsi the sign-extended length, so not callable from C. */
+__attribute__((visibility("hidden")))
+uint32_t hp__csum_loop(const void *buf, int len, uint32_t sum);
 /*
  * From hp_csum_avx512_from bytes the asm jumps straight to the AVX-512
- * path, ahead of the compares above: set only where that path is the
- * row's last step at both parities (the zen5 and emerald-rapids rows).
- * On a Zen 5 a call reached the path after three taken branches and
+ * path, ahead of the table: set only from where that path is the row's
+ * last step at both parities (the zen5 and emerald-rapids rows from 256
+ * bytes). On a Zen 5 a call reached the path after three taken branches and
  * took 1 to 2 cycles more than the path alone (384 bytes even: 17.0
  * against 14.8, 1024: 22.1 against 20.4); with two, 384 to 1536 bytes
  * gained about a cycle (1024: 21.2) and 96 to 128 lost one (the extra
@@ -100,10 +124,10 @@ __attribute__((visibility("hidden"))) hp_csum_fn hp_csum_vec_fn = hp_csum_scalar
  * ahead of the ladder (one taken branch to the path), cost 8 to 64 bytes
  * 1 to 2 cycles, also with the ladder kept at its old offset.
  */
-__attribute__((visibility("hidden"))) int32_t hp_csum_avx512_from = INT32_MAX;
+__attribute__((visibility("hidden"))) int64_t hp_csum_avx512_from = INT64_MAX;
 
 __attribute__((visibility("hidden")))
-uint32_t hp_csum_vector(const void *buf, int len, uint32_t sum);
+uint32_t hp__csum_scan(const void *buf, int len, uint32_t sum);
 
 /*
  * The ladder for the last 1..80 bytes and the fold, from the entry and
@@ -175,14 +199,16 @@ __asm__(
 	"jg .Lhp_long\n"
 	/* rdi: the words, rsi: 1..80 bytes, rax: the sum so far */
 	HP_LADDER("")
-	/* the AVX-512 path when it is the row's last step (above); else no
-	 * row starts a vector method below HP_CSUM_SHORT: no load here */
+	/* the AVX-512 path when it is the row's last step (above); else the
+	 * table from the row's first vector step (never below HP_CSUM_SHORT:
+	 * up to there no load of it) */
 	".Lhp_long:\n\t"
-	"cmpl hp_csum_avx512_from(%rip),%esi\n\t"
+	"cmpq hp_csum_avx512_from(%rip),%rsi\n\t"
 	"jge hp_csum_avx512_local\n\t"
-	"cmpq $" HP_STR(HP_CSUM_SHORT) " - 1,%rsi\n\t"
-	"jg .Lhp_vector\n"
-	".Lhp_loop:\n\t"
+	"cmpq hp_csum_vec_from(%rip),%rsi\n\t"
+	"jge .Lhp_class\n"
+	".Lhp_loop:\n"
+	"hp__csum_loop:\n\t"
 	"xorl %r9d,%r9d\n"
 	"1:\n\t"
 	"addq 0(%rdi),%rax\n\t"
@@ -240,13 +266,22 @@ __asm__(
 	".Lhp_none:\n\t"
 	"movl %edx,%eax\n\t"
 	"ret\n"
-	/* the row's first vector step, when both parities start it alike */
-	".Lhp_vector:\n\t"
-	"cmpl hp_csum_vec_from(%rip),%esi\n\t"
-	"jl .Lhp_loop\n\t"
-	"cmpl hp_csum_vec_to(%rip),%esi\n\t"
-	"jge hp_csum_vector\n\t"
-	"jmp *hp_csum_vec_fn(%rip)\n\t"
+	/* the method of the length's class: index 2 * class + parity, the
+	 * parity (bit 0 of the address) added by bt and adc */
+	".Lhp_class:\n\t"
+	"movq hp__csum_class_at(%rip),%r8\n\t"
+	"cmpl $" HP_STR(CSUM_NEAR) " - 1,%esi\n\t"
+	"ja .Lhp_far\n\t"
+	"movl %esi,%ecx\n\t"
+	"shrl $5,%ecx\n\t"
+	"btl $0,%edi\n\t"
+	"adcl %ecx,%ecx\n\t"
+	"jmp *(%r8,%rcx,8)\n"
+	".Lhp_far:\n\t"
+	"bsrl %esi,%ecx\n\t"
+	"btl $0,%edi\n\t"
+	"adcl %ecx,%ecx\n\t"
+	"jmp *" HP_STR(CSUM_FAR) "(%r8,%rcx,8)\n\t"
 	".size hp_csum, . - hp_csum\n\t"
 	/* the same without the vector methods: one jump more up to 80 bytes */
 	".globl hp_csum_scalar\n\t"
@@ -266,6 +301,9 @@ __asm__(
 	".hidden hp_csum_scalar_local\n\t"
 	".type hp_csum_scalar_local,@function\n\t"
 	".size hp_csum_scalar_local, . - hp_csum_scalar_local\n\t"
+	".globl hp__csum_loop\n\t"
+	".hidden hp__csum_loop\n\t"
+	".type hp__csum_loop,@function\n\t"
 	".text");
 
 /* The vector paths' scalar head and tail, called directly (hidden). */
@@ -373,40 +411,103 @@ static void plan_end(struct csum_plan *plan)
 		plan->fn[i] = plan->fn[plan->n - 1];
 }
 
-static int32_t clamp_len(uint32_t len)
+/* A step's first length for the asm's compares: none below HP_CSUM_SHORT,
+ * and INT64_MAX (past every int) for none at all. */
+static int64_t clamp_len(uint32_t len)
 {
 	if (len < HP_CSUM_SHORT)
 		len = HP_CSUM_SHORT;
-	return len > INT32_MAX ? INT32_MAX : (int32_t)len;
+	return len > INT32_MAX ? INT64_MAX : len;
 }
 
-/* The asm's view of the plans (hp_csum_vec_from and the rest). */
+/* @plan's step for @len, by scanning. */
+static hp_csum_fn step_fn(const struct csum_plan *plan, uint32_t len)
+{
+	int i = 1;
+
+	while (i < HP_STEPS_MAX && len >= plan->from[i])
+		i++;
+	return plan->fn[i - 1];
+}
+
+/* Lengths [lo, hi] of class c. */
+static void class_range(int c, uint32_t *lo, uint32_t *hi)
+{
+	if (c < CSUM_NNEAR) {
+		*lo = (uint32_t)c << 5;
+		*hi = *lo + 31;
+		return;
+	}
+	*lo = 1u << (c - CSUM_NNEAR + CSUM_FAR_BIT);
+	*hi = *lo + (*lo - 1);
+}
+
+/* The asm's view of the plans: hp_csum_vec_from, the table and the
+ * AVX-512 shortcut. */
 static void plans_changed(void)
 {
 	const struct csum_plan *e = &plans[0], *o = &plans[1];
+	uint32_t e_last = e->from[e->n - 1], o_last = o->from[o->n - 1];
 
 	hp_csum_vec_from = clamp_len(e->from[1] < o->from[1] ? e->from[1] : o->from[1]);
-	hp_csum_vec_fn = e->fn[1];
-	hp_csum_vec_to = hp_csum_vec_from;
-	if (e->from[1] == o->from[1] && e->fn[1] == o->fn[1])
-		hp_csum_vec_to = clamp_len(e->from[2] < o->from[2] ? e->from[2] : o->from[2]);
-	hp_csum_avx512_from = INT32_MAX;
-	if (hp_csum_vec_fn == hp_csum_avx512 && hp_csum_vec_to == INT32_MAX)
-		hp_csum_avx512_from = hp_csum_vec_from;
+	for (int c = 0; c < CSUM_NCLASS; c++)
+		for (int odd = 0; odd < 2; odd++) {
+			hp_csum_fn *entry = &hp_csum_class[2 * c + odd], first;
+			uint32_t lo, hi;
+
+			class_range(c, &lo, &hi);
+			if (hi < hp_csum_vec_from) {	/* never reached */
+				*entry = hp__csum_scan;
+				continue;
+			}
+			if (lo < hp_csum_vec_from)
+				lo = (uint32_t)hp_csum_vec_from;
+			first = step_fn(&plans[odd], lo);
+			*entry = step_fn(&plans[odd], hi) != first ? hp__csum_scan :
+				 first == hp_csum_scalar ? hp__csum_loop : first;
+		}
+	/* Where both parities end on AVX-512, from the later of the two. */
+	hp_csum_avx512_from = INT64_MAX;
+	if (e->fn[e->n - 1] == hp_csum_avx512 && o->fn[o->n - 1] == hp_csum_avx512)
+		hp_csum_avx512_from = clamp_len(e_last > o_last ? e_last : o_last);
+}
+
+/* @n steps from step functions; step 0 is the scalar path, whatever fn[0]. */
+static void plan_set(struct csum_plan *plan, const uint32_t *from, const hp_csum_fn *fn, int n)
+{
+	plan->n = 1;
+	plan->from[0] = 0;
+	plan->fn[0] = hp_csum_scalar;
+	for (int i = 1; i < n; i++) {
+		if (plan->fn[plan->n - 1] == fn[i])
+			continue;	/* a fallback that repeats the step before */
+		plan->from[plan->n] = from[i];
+		plan->fn[plan->n++] = fn[i];
+	}
+	plan_end(plan);
+}
+
+void hp__csum_plan_fns(int odd, const uint32_t *from, const hp_csum_fn *fn, int n)
+{
+	plan_set(&plans[odd & 1], from, fn, n);
+	plans_changed();
+}
+
+hp_csum_fn hp__csum_method_fn(enum hp_csum_path path)
+{
+	return path_fn(usable(path));
 }
 
 static void plan_steps(struct csum_plan *plan, const struct hp_steps *steps)
 {
-	plan->n = 0;
-	for (int i = 0; i < steps->n; i++) {
-		hp_csum_fn fn = path_fn(usable(steps->method[i]));
+	hp_csum_fn fn[HP_STEPS_MAX];
+	uint32_t from[HP_STEPS_MAX];
 
-		if (plan->n && plan->fn[plan->n - 1] == fn)
-			continue;	/* a fallback that repeats the step before */
-		plan->from[plan->n] = steps->from[i];
-		plan->fn[plan->n++] = fn;
+	for (int i = 0; i < steps->n; i++) {
+		from[i] = steps->from[i];
+		fn[i] = path_fn(usable(steps->method[i]));
 	}
-	plan_end(plan);
+	plan_set(plan, from, fn, steps->n);
 }
 
 /**
@@ -486,31 +587,32 @@ __attribute__((constructor)) static void hp_csum_init(void)
 			force, hp_csum_path_name(cur_path));
 }
 
-/* The row's steps after its first vector step: out of line, so that the
- * common case below stays small. */
-static __attribute__((noinline)) uint32_t vector_steps(const struct csum_plan *plan,
-						       const void *buf, int len, uint32_t sum)
+/* The classes that hold a step boundary: the plan's step by a scan. */
+uint32_t hp__csum_scan(const void *buf, int len, uint32_t sum)
 {
-	int i = 3;
+	hp_csum_fn fn = step_fn(&plans[(uintptr_t)buf & 1], (uint32_t)len);
 
-	while (i < HP_STEPS_MAX && (uint32_t)len >= plan->from[i])
-		i++;
-	return plan->fn[i - 1](buf, len, sum);
+	return (fn == hp_csum_scalar ? hp_csum_scalar_local : fn)(buf, len, sum);
 }
 
-/*
- * hp_csum() from HP_CSUM_SHORT bytes (the asm above jumps here): the
- * dispatch row's method for this length and address parity. The first
- * vector step is called directly: through vector_steps() it cost 5 cycles
- * at 256 bytes on a Zen 3 (26.2 against 21.2 for the AVX2 path alone).
- */
-uint32_t hp_csum_vector(const void *buf, int len, uint32_t sum)
+hp_csum_fn hp__csum_fn_for(const void *buf, int len)
 {
-	const struct csum_plan *plan = &plans[(uintptr_t)buf & 1];
+	hp_csum_fn fn;
 
-	if ((uint32_t)len < plan->from[1])
-		return hp_csum_scalar_local(buf, len, sum);
-	if ((uint32_t)len < plan->from[2])
-		return plan->fn[1](buf, len, sum);
-	return vector_steps(plan, buf, len, sum);
+	/* the asm's order: the adc chains to 80 bytes, the shortcut, the
+	 * table, the adc loop */
+	if (len <= 80)
+		return hp_csum_scalar;
+	if (len >= hp_csum_avx512_from)
+		return hp_csum_avx512;
+	if (len < hp_csum_vec_from)
+		return hp_csum_scalar;
+	if (len < CSUM_NEAR)
+		fn = hp_csum_class[2 * (len >> 5) + ((uintptr_t)buf & 1)];
+	else
+		fn = hp_csum_class[2 * (CSUM_NNEAR - CSUM_FAR_BIT + 31 - __builtin_clz((unsigned int)len)) +
+				   ((uintptr_t)buf & 1)];
+	if (fn == hp__csum_scan)
+		fn = step_fn(&plans[(uintptr_t)buf & 1], (uint32_t)len);
+	return fn == hp__csum_loop ? hp_csum_scalar : fn;
 }

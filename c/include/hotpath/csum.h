@@ -74,6 +74,18 @@ struct hp_dispatch_row;
 void hp_csum_use_row(const struct hp_dispatch_row *row);
 enum hp_csum_path hp_csum_get_path(void);
 const char *hp_csum_path_name(enum hp_csum_path path);
+/*
+ * For tests/c/test_dispatch.c (hidden in the libraries): the plan of one
+ * address parity from @n step functions (step 0 is the scalar path,
+ * whatever fn[0]; the test passes probes to see which step each length
+ * reaches); the function a path runs on this CPU (after its fallback);
+ * and the function hp_csum() runs for @len at @buf (hp_csum_scalar for
+ * its own adc chains).
+ */
+__attribute__((visibility("hidden")))
+void hp__csum_plan_fns(int odd, const uint32_t *from, const hp_csum_fn *fn, int n);
+__attribute__((visibility("hidden"))) hp_csum_fn hp__csum_method_fn(enum hp_csum_path path);
+__attribute__((visibility("hidden"))) hp_csum_fn hp__csum_fn_for(const void *buf, int len);
 /* The paths themselves, each valid for any length. */
 uint32_t hp_csum_scalar(const void *buf, int len, uint32_t sum);
 uint32_t hp_csum_avx2(const void *buf, int len, uint32_t sum);
