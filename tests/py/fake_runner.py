@@ -189,7 +189,11 @@ def dispatch_row():
         (line.partition("=")[2].strip() for line in text.splitlines() if line.startswith("name")),
         "unnamed",
     )
-    return {"name": name, "source": path or "built-in", "text": text}
+    key = "FakeVendor-1-2-3-0x1-f1-c000000000000"  # where --save keeps a row
+    cache = os.environ.get("XDG_CACHE_HOME") or f"{os.environ['HOME']}/.cache"
+    return {"name": name, "source": path or "built-in", "text": text, "key": key,
+            "user_row": f"{cache}/hotpath/dispatch/{key}.row",
+            "system_row": f"/var/cache/hotpath/dispatch/{key}.row"}  # fmt: skip
 
 
 # hotpath's own variants run the row: FAKE_RUNNER_MEASURED_ROW_SCALE slows

@@ -128,7 +128,10 @@ def test_command_runs_the_row_it_measured(cli, tmp_path: Path, monkeypatch, scal
     summary = next(line for line in res.out.splitlines() if line.startswith("run: "))
     crc = [line for line in res.out.splitlines() if line.startswith("crc32c ")]
     written = row.read_text().splitlines()
-    assert written[1].startswith("name = measured-")
+    rows = [line for line in written if not line.startswith("#")]
+    assert written[0].startswith("# hotpath dispatch row, measured on ")
+    assert any(line.startswith("# measured: ") for line in written)
+    assert rows[0].startswith("name = measured-")
     if scale == "1":
         assert "no length ran slower" in summary and not any("!" in line for line in crc)
         assert "repaired row" not in res.out and "the measured row written" in res.out
@@ -140,6 +143,20 @@ def test_command_runs_the_row_it_measured(cli, tmp_path: Path, monkeypatch, scal
         assert "repaired row (the row in use's method" in res.out
         assert "the repaired row written" in res.out
         assert written[-1] == "crc32c = sse42 0, fold4 64"
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_save_keeps_the_row_where_the_library_looks(cli, tmp_path: Path, monkeypatch):
+    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path / "cache"))
+    res = cli("dispatch", "--rounds", "5", "--save")
+    assert res.status == 0, res.err
+    kept = tmp_path / "cache/hotpath/dispatch/FakeVendor-1-2-3-0x1-f1-c000000000000.row"
+    assert f"the measured row kept as {kept}: libhotpath and libhpsum take it" in res.out
+    text = kept.read_text()
+    assert "# measured: " in text and "by hotpath dispatch --rounds 5" in text
+    assert "# neighbour: " in text and "\nname = measured-" in text
+    assert kept.stat().st_mode & 0o777 == 0o644
+    assert cli("dispatch", "--save", "--try", str(kept)).status == 2
 
 
 @pytest.mark.usefixtures("fake_runner")
