@@ -2,6 +2,8 @@
 /*
  * The runner's JSON output (schema hotpath.bench/1, docs/runner-protocol.md).
  */
+#include <hotpath/dispatch.h>
+
 #include "runner.h"
 
 #include <stdlib.h>
@@ -53,6 +55,35 @@ void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz)
 }
 
 static const char *const flag_names[] = { "no_latency", "peer", "user", "kernel" };
+
+/* The dispatch row hp_csum() and hp_crc32c() use here (hotpath/dispatch.h). */
+void hp_emit_dispatch(struct hp_json *j)
+{
+	const struct hp_dispatch_row *row = hp_dispatch();
+	char text[1024];
+
+	hp_dispatch_format(row, text, sizeof(text));
+	hp_json_key(j, "dispatch");
+	hp_json_obj_begin(j);
+	hp_json_key(j, "name");
+	hp_json_str(j, row->name);
+	hp_json_key(j, "source");
+	hp_json_str(j, row->source);
+	hp_json_key(j, "text");
+	hp_json_str(j, text);
+	/* where `hotpath dispatch --save` and `--system` keep this CPU's row */
+	hp_dispatch_key(text, sizeof(text));
+	hp_json_key(j, "key");
+	hp_json_str(j, text);
+	for (int system = 0; system < 2; system++) {
+		hp_json_key(j, system ? "system_row" : "user_row");
+		if (hp_dispatch_measured_path(system, text, sizeof(text)))
+			hp_json_null(j);
+		else
+			hp_json_str(j, text);
+	}
+	hp_json_obj_end(j);
+}
 
 void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 		     const struct hp_variant_result *r)
@@ -313,6 +344,7 @@ void hp_emit_run(struct hp_json *j, const struct hp_run *run)
 	if (timed)
 		emit_clock(j, run);
 	hp_emit_cpu(j, run->pinned, tpc > 0 ? run->tsc_hz / tpc : 0);
+	hp_emit_dispatch(j);
 	hp_json_key(j, "settings");
 	hp_json_obj_begin(j);
 	hp_json_key(j, "rounds");

@@ -415,35 +415,6 @@ static void set_aside_crashed(struct hp_run *run)
 	}
 }
 
-/* The dispatch row hp_csum() and hp_crc32c() use here (hotpath/dispatch.h). */
-static void emit_dispatch(struct hp_json *j)
-{
-	const struct hp_dispatch_row *row = hp_dispatch();
-	char text[1024];
-
-	hp_dispatch_format(row, text, sizeof(text));
-	hp_json_key(j, "dispatch");
-	hp_json_obj_begin(j);
-	hp_json_key(j, "name");
-	hp_json_str(j, row->name);
-	hp_json_key(j, "source");
-	hp_json_str(j, row->source);
-	hp_json_key(j, "text");
-	hp_json_str(j, text);
-	/* where `hotpath dispatch --save` and `--system` keep this CPU's row */
-	hp_dispatch_key(text, sizeof(text));
-	hp_json_key(j, "key");
-	hp_json_str(j, text);
-	for (int system = 0; system < 2; system++) {
-		hp_json_key(j, system ? "system_row" : "user_row");
-		if (hp_dispatch_measured_path(system, text, sizeof(text)))
-			hp_json_null(j);
-		else
-			hp_json_str(j, text);
-	}
-	hp_json_obj_end(j);
-}
-
 static void list_all(void)
 {
 	struct hp_json j;
@@ -455,7 +426,7 @@ static void list_all(void)
 	hp_json_key(&j, "command");
 	hp_json_str(&j, "list");
 	hp_emit_cpu(&j, -1, 0);
-	emit_dispatch(&j);
+	hp_emit_dispatch(&j);
 	hp_json_key(&j, "primitives");
 	hp_json_arr_begin(&j);
 	for (const struct hp_primitive *const *pp = hp_primitives; *pp; pp++) {

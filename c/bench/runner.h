@@ -74,6 +74,8 @@ void hp_usage_error(const char *what, const char *value, const char *allowed)
 void hp_parse_args(struct hp_run *run, int argc, char **argv);
 
 void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz);
+/* The dispatch row in use, its source and where measured rows are kept. */
+void hp_emit_dispatch(struct hp_json *j);
 void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 		     const struct hp_variant_result *r);
 void hp_emit_run(struct hp_json *j, const struct hp_run *run);

@@ -297,6 +297,16 @@ def parse_figure(obj: Any) -> RawFigure:
     )
 
 
+def _settings(doc: dict[str, Any]) -> dict[str, Any]:
+    """The runner's settings, with the dispatch row hp_csum()/hp_crc32c()
+    ran under (name and source), so a stored run keeps it."""
+    settings = dict(doc.get("settings") or {})
+    row = doc.get("dispatch")
+    if isinstance(row, dict) and row.get("name"):
+        settings["dispatch_row"] = {"name": str(row["name"]), "source": str(row.get("source"))}
+    return settings
+
+
 def parse_run(doc: Any, command: str = "run") -> BenchRun:
     """Read the object printed by `run` (or `verify`, without figures/clock)."""
     doc = _check_schema(doc, command)
@@ -307,7 +317,7 @@ def parse_run(doc: Any, command: str = "run") -> BenchRun:
         seed_name=str(doc.get("seed_name") or ""),
         clock=parse_clock(doc["clock"]) if command == "run" else None,
         cpu=parse_cpu(_get(doc, "cpu", dict, "run")),
-        settings=dict(doc.get("settings") or {}),
+        settings=_settings(doc),
         variants=[parse_variant(v) for v in _get(doc, "variants", list, "run")],
         figures=[parse_figure(f) for f in doc.get("figures") or []],
     )

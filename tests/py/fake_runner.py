@@ -322,6 +322,7 @@ def main():
                 "seed_name": prim["seed_name"],
                 "clock": clock,
                 "cpu": CPU,
+                "dispatch": dispatch_row(),
                 "settings": {
                     "rounds": rounds,
                     "warmup_rounds": 20,

@@ -258,3 +258,16 @@ def test_a_fifo_as_hotpath_dispatch_is_refused_not_waited_on(tmp_path: Path, mon
     assert (f"HOTPATH_DISPATCH '{fifo}': not a regular file, expected a row file; using the "
             "built-in row") in res.stderr  # fmt: skip
     assert f"HOTPATH_DISPATCH '{fifo}' not taken" in res.stderr
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_a_run_keeps_and_reports_its_dispatch_row(cli, tmp_path: Path):
+    db = str(tmp_path / "h.sqlite")
+    res = cli("csum", "--sizes", "64", "--rounds", "5", "--db", db, "--json")
+    assert res.status in (0, 1), res.err
+    settings = res.json()["settings"]["csum_partial"]
+    assert settings["dispatch_row"] == {"name": "fake", "source": "built-in"}
+    report = tmp_path / "report"
+    assert cli("report", "last", "--db", db, "--out", str(report)).status == 0
+    page = (report / "report.html").read_text()
+    assert "dispatch row (hp_csum, hp_crc32c): fake (built-in)" in page

@@ -50,9 +50,32 @@ def clock_lines(run: RunResult) -> list[str]:
     return lines
 
 
+# The primitives whose hotpath variants run the dispatch row (hp_csum(),
+# hp_crc32c()): a run of other labs does not depend on it.
+ROW_PRIMITIVES = ("csum_partial", "crc32c", "skb_crc32c_linear", "skb_crc32c_nonlinear")
+
+
+def dispatch_lines(run: RunResult) -> list[str]:
+    """The dispatch row hotpath's own checksum and CRC ran under, once."""
+    rows = {
+        (row["name"], row["source"])
+        for primitive, settings in run.settings.items()
+        if primitive in ROW_PRIMITIVES and isinstance(row := settings.get("dispatch_row"), dict)
+    }
+    return [
+        f"dispatch row (hp_csum, hp_crc32c): {name} ({source})" for name, source in sorted(rows)
+    ]
+
+
 def state_lines(run: RunResult) -> list[str]:
-    """The machine's state in a run, said once: machine, clock, core width."""
-    return [f"machine: {run.machine.one_line()}", *clock_lines(run), *run.width_lines()]
+    """The machine's state in a run, said once: machine, clock, dispatch
+    row, core width."""
+    return [
+        f"machine: {run.machine.one_line()}",
+        *clock_lines(run),
+        *dispatch_lines(run),
+        *run.width_lines(),
+    ]
 
 
 def context_lines(run: RunResult) -> list[str]:
