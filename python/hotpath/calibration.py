@@ -12,7 +12,7 @@ the core's width this thread got, interval by interval, which says whether
 a neighbour on the other hardware thread of the core comes and goes.
 """
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -88,6 +88,9 @@ class Calibration:
     doublings: list[DoublingCheck]
     timeline: Timeline | None = None
     imul: ImulCheck | None = None  # None: a runner without the cross-check
+    # Chains the engine could not time (a neighbour spoiled every sample):
+    # "N adds: reason". A check not made is not passed.
+    untimed: list[str] = field(default_factory=list)
 
     @property
     def plausible(self) -> bool:
@@ -98,6 +101,8 @@ class Calibration:
     def passed(self) -> bool:
         return (
             self.plausible
+            and bool(self.chains)
+            and not self.untimed
             and (self.imul is None or self.imul.passed)
             and all(c.passed for c in self.chains)
             and all(d.passed for d in self.doublings)
@@ -120,6 +125,7 @@ class Calibration:
             "chains": [c.__dict__ for c in self.chains],
             "doublings": [d.__dict__ for d in self.doublings],
             "imul": self.imul.__dict__ if self.imul else None,
+            "untimed": self.untimed,
             "passed": self.passed,
             "width": _timeline_json(self.timeline) if self.timeline else None,
         }
@@ -157,6 +163,7 @@ def from_json(doc: dict[str, Any]) -> Calibration:
         doublings=[DoublingCheck(**d) for d in doc["doublings"]],
         timeline=timeline,
         imul=ImulCheck(**doc["imul"]) if doc.get("imul") else None,
+        untimed=[str(u) for u in doc.get("untimed") or []],
     )
 
 
@@ -191,6 +198,11 @@ def analyze(
     latency = [f for f in figures if f.primitive == bench.primitive and f.mode == "latency"]
     timed = {f.size: f for f in latency if f.timed and f.variant != IMUL_VARIANT}
     imuls = {f.size: f for f in latency if f.timed and f.variant == IMUL_VARIANT}
+    untimed = [
+        f"{f.size} {'imuls' if f.variant == IMUL_VARIANT else 'adds'}: {f.reason or f.status}"
+        for f in latency
+        if not f.timed
+    ]
 
     def per_step(fig: FigureResult) -> float:
         """Cycles per instruction of a chain (in ticks it costs size * tpc)."""
@@ -244,6 +256,7 @@ def analyze(
         chains=chains,
         doublings=doublings,
         timeline=timeline,
+        untimed=untimed,
     )
 
 
@@ -288,6 +301,9 @@ def render(cal: Calibration) -> list[str]:
             f"{cal.imul.per_imul:.2f} cycles each (expected {IMUL_CYCLES:.0f}; fewer: the "
             f"clock's adds ran faster than one a cycle): {'PASS' if cal.imul.passed else 'FAIL'}"
         )
+    lines += [f"{u}: not checked" for u in cal.untimed]
+    if not cal.chains:
+        lines.append("no chain was timed: nothing checked")
     lines.append(f"calibration: {'PASS' if cal.passed else 'FAIL'}")
     if cal.timeline is not None:
         lines += ["", *render_timeline(cal.timeline)]

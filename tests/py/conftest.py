@@ -49,6 +49,15 @@ SCHEMA = ROOT / "python" / "hotpath" / "schema" / "result-1.schema.json"
 MACHINE_CACHE = cache_root()
 
 
+def timed_or_spoiled(figure: dict) -> bool:
+    """A figure of a real runner: timed, or n/a because a neighbour on the
+    core spoiled every sample (said so). Which of the two is the machine's
+    business, never a test's (pytest --spoiled forces the second)."""
+    if figure["status"] == "ok":
+        return figure["median"] is not None
+    return figure["status"] == "n/a" and "no clean sample" in (figure.get("reason") or "")
+
+
 @dataclass
 class CliResult:
     status: int

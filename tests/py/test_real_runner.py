@@ -14,7 +14,7 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import SCHEMA
+from conftest import SCHEMA, timed_or_spoiled
 from hotpath.runner import locate_runner
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
@@ -75,10 +75,18 @@ def test_calibrate_json(cli):
     assert res.status in (0, 1), res.err  # a FAIL on a noisy machine is still a result
     doc = res.json()
     validate(doc)
-    assert [c["adds"] for c in doc["calibration"]["chains"]] == [50, 100, 200]
+    cal = doc["calibration"]
+    # A chain a neighbour left without clean samples is named, and not a pass.
+    assert all("no clean sample" in u for u in cal["untimed"]), cal["untimed"]
+    untimed = {int(u.split()[0]) for u in cal["untimed"] if " adds:" in u}
+    assert {c["adds"] for c in cal["chains"]} == {50, 100, 200} - untimed
+    assert not (cal["untimed"] and (cal["passed"] or res.status == 0))
     # the cross-check ran: the longest imul chain, per imul (3 where the clock is right)
-    imul = doc["calibration"]["imul"]
-    assert imul["imuls"] == 200 and imul["per_imul"] > 0
+    imul = cal["imul"]
+    if imul is None:
+        assert any(" imuls:" in u for u in cal["untimed"])
+    else:
+        assert imul["per_imul"] > 0 and (imul["imuls"] == 200 or "200 imuls" in str(cal))
 
 
 @pytest.mark.skipif(shutil.which("cc") is None, reason="needs a C compiler")
@@ -105,7 +113,9 @@ def test_csum_primitives_run_from_the_cli(cli, primitive):
     assert res.status == 0, res.err
     figs = res.json()["figures"]
     assert figs and {f["primitive"] for f in figs} == {primitive}
-    assert any(f["status"] == "ok" and f["median"] is not None for f in figs)
+    # every figure timed or said spoiled; a variant this CPU lacks is skipped
+    assert all(timed_or_spoiled(f) or f["status"] in ("skipped", "unavailable") for f in figs), figs
+    assert any(f["status"] in ("ok", "n/a") for f in figs)
 
 
 def test_avc_lookup_with_its_slots(cli):
@@ -114,8 +124,8 @@ def test_avc_lookup_with_its_slots(cli):
     assert res.status == 0, res.err
     doc = res.json()
     assert doc["settings"]["avc_lookup"]["params"] == ["slots=8192"]
-    timed = {f["variant"] for f in doc["figures"] if f["median"] is not None}
-    assert timed == {"orig", "muladd", "murmur3", "jhash", "hp"}
+    assert all(timed_or_spoiled(f) for f in doc["figures"])
+    assert {f["variant"] for f in doc["figures"]} == {"orig", "muladd", "murmur3", "jhash", "hp"}
     assert all(v["status"] == "ok" for v in doc["variants"])
 
 
@@ -188,9 +198,13 @@ def test_avc_seed_table(cli):
     configs = {(m["nodes"], m["slots"]) for m in doc["model"]}
     assert configs == {(512, 512), (1024, 512), (2048, 512), (8192, 8192), (8192, 512),
                        (8192, 4096)}  # fmt: skip
-    assert len(doc["model"]) == len(doc["timings"]) == 30
+    # each configuration timed, or said untimed with the engine's reason
+    assert len(doc["model"]) == len(doc["timings"]) + len(doc["untimed"]) == 30
+    assert all("no clean sample" in u["reason"] for u in doc["untimed"])
     assert len(doc["directions"]) == 8 and all("holds here" in d for d in doc["directions"])
-    assert doc["break_even"][0].startswith("the seed's trade-off, measured here: one more chain")
+    fitted = doc["break_even"][0].startswith("the seed's trade-off, measured here: one more")
+    # the fit needs timings: only untimed ones (a neighbour) may leave it undone
+    assert fitted or (doc["untimed"] and doc["break_even"][0].startswith("break-even: not enough"))
     assert len(doc["targets"]) == 3 and doc["targets"][0].startswith("hp at 8192/8192")
     text = cli("avc", "--seed-table", "--checks", "10000", "--rounds", "5")
     assert "512/512     orig" in text.out and "[52.5%]" in text.out
@@ -201,15 +215,18 @@ def test_avc_seed_table(cli):
 def test_avc_recommend(cli, tmp_path):
     res = cli("avc", "--recommend", "--sizes", "512", "--rounds", "5", "--checks", "20000",
               "--json")  # fmt: skip
-    assert res.status == 0, res.err
-    doc = res.json()
-    assert {o["slots"] for o in doc["options"]} == {512, 1024, 2048, 4096, 8192, 16384}
-    assert len(doc["options"]) == 30 and doc["choice"] in doc["options"]
+    if res.status == 1:  # a neighbour on the core left nothing to choose from: said
+        assert "no configuration could be timed (" in res.err and "no clean sample" in res.err
+    else:
+        assert res.status == 0, res.err
+        doc = res.json()
+        assert len(doc["options"]) + len(doc["untimed"]) == 30
+        assert doc["choice"] in doc["options"]
     trace = tmp_path / "t.txt"
     trace.write_text("28,30,2\n28,31,2\n29,30,5\n")
     res = cli("avc", "--recommend", "--sizes", "4", "--rounds", "5", "--trace", str(trace))
-    assert res.status == 0, res.err
-    assert "recommended:" in res.out and "trace" in res.out
+    assert res.status in (0, 1), res.err
+    assert ("recommended:" in res.out and "trace" in res.out) or "no clean sample" in res.err
     for bad, words in ((["--sizes", "512,1024"], "one node count"),
                        (["--stats"], "one of --stats, --seed-table, --recommend")):  # fmt: skip
         res = cli("avc", "--recommend", *bad)
@@ -221,6 +238,10 @@ def test_dispatch_measures_writes_and_runs_a_row(cli, tmp_path: Path, monkeypatc
     # (or found equal to the row in use), written, and the library takes it.
     row = tmp_path / "row.txt"
     res = cli("dispatch", "--rounds", "3", "--write", str(row))
+    if res.status == 1:  # a neighbour on the core spoiled every sample: said, nothing written
+        assert "no method could be timed" in res.err and "no clean sample" in res.err
+        assert not row.exists()
+        return
     assert res.status == 0, res.err
     assert "measured row:" in res.out
     assert ("run: " in res.out) != ("nothing to run" in res.out), res.out

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from hotpath import dispatch, measure, measured_rows
 from hotpath.destination import check_folder, write_file
-from hotpath.errors import RunnerError, UsageError
+from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.inputs import check_rounds
 from hotpath.results import RunResult
 from hotpath.runner import Runner
@@ -308,6 +308,14 @@ def run(args: argparse.Namespace) -> int:
         for align in (0, 1)
     }
     crc = dispatch.choose(result, "crc32c", dispatch.CRC32C_METHODS, dispatch.CRC32C_IN_USE, 0)
+    spoiled = [f for f in result.figures if not f.timed and f.status == "n/a"]
+    empty = [k for k, points in (("csum.even", csum[0]), ("csum.odd", csum[1]), ("crc32c", crc))
+             if not points]  # fmt: skip
+    if empty:
+        # Not the input's fault (exit 1): nothing to decide a row from.
+        why = spoiled[0].reason if spoiled else "no figure"
+        raise HotpathError(f"no method could be timed for {', '.join(empty)} ({why}); no row "
+                           "measured, nothing written or kept")  # fmt: skip
     machine = result.machine
     name = f"measured-{machine.vendor.lower()}-f{machine.family}m{machine.model}"
     text = _row_text(name, csum, crc)
@@ -343,6 +351,9 @@ def run(args: argparse.Namespace) -> int:
             "(in brackets: a mode whose own best method is more than 3% faster than the "
             "chosen one; no one method is within 3% in every mode at that length)"
         )
+    if spoiled:
+        lines.append(f"{len(spoiled)} figure(s) not timed ({spoiled[0].reason}): the row is "
+                     "decided from the lengths that were")  # fmt: skip
     gains = [p.gain for p in every if p.gain]
     if gains:
         lines.append(

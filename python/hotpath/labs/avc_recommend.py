@@ -16,7 +16,7 @@ import sys
 from dataclasses import dataclass
 
 from hotpath import measure
-from hotpath.errors import UsageError
+from hotpath.errors import HotpathError, UsageError
 from hotpath.labs import avc_stats
 
 KCONFIG_SLOTS = tuple(1 << bits for bits in range(9, 15))
@@ -40,9 +40,10 @@ def choose(options: list[Option]) -> Option:
     return min(near, key=lambda o: (o.memory, o.cycles))
 
 
-def _measure(args: argparse.Namespace, nodes: int) -> list[Option]:
+def _measure(args: argparse.Namespace, nodes: int) -> tuple[list[Option], list[str]]:
+    """The options timed, and why the others were not (a neighbour on the core)."""
     runner = measure.get_runner()
-    options = []
+    options, untimed = [], []
     for slots in KCONFIG_SLOTS:
         sub = argparse.Namespace(
             sizes=str(nodes), variants=None, checks=args.checks, trace=args.trace, runs=1
@@ -66,7 +67,9 @@ def _measure(args: argparse.Namespace, nodes: int) -> list[Option]:
             if fig.timed and fig.median is not None and result:
                 memory, hit_rate = result["memory_bytes"], result["hit_rate"]
                 options.append(Option(slots, fig.variant, fig.median, memory, hit_rate))
-    return options
+            elif not fig.timed:
+                untimed.append(f"{slots} slots {fig.variant}: {fig.reason or fig.status}")
+    return options, untimed
 
 
 def run(args: argparse.Namespace) -> int:
@@ -74,9 +77,11 @@ def run(args: argparse.Namespace) -> int:
     if len(sizes) != 1:
         raise UsageError(f"--sizes '{args.sizes}': allowed with --recommend: one node count, "
                          "a power of two")  # fmt: skip
-    options = _measure(args, sizes[0])
+    options, untimed = _measure(args, sizes[0])
     if not options:
-        raise UsageError("--recommend: no configuration could be timed")
+        # Not the input's fault: exit 1, with the engine's reason.
+        raise HotpathError("--recommend: no configuration could be timed"
+                           + (f" ({untimed[0]})" if untimed else ""))  # fmt: skip
     best = choose(options)
     if getattr(args, "json", False):
         doc = {
@@ -85,6 +90,7 @@ def run(args: argparse.Namespace) -> int:
             "rule": f"fewest bytes within {TOLERANCE:.0%} of the fastest lookup",
             "choice": best.__dict__,
             "options": [o.__dict__ for o in options],
+            "untimed": untimed,
         }
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
         return 0
@@ -113,5 +119,8 @@ def run(args: argparse.Namespace) -> int:
         f"within {TOLERANCE:.0%} of the fastest lookup ({min(o.cycles for o in options):.1f} "
         "cycles)",
     ]
+    if untimed:
+        lines.append(f"chosen among the timed ones; {len(untimed)} not timed (n/a above): "
+                     f"{untimed[0]}" + (", ..." if len(untimed) > 1 else ""))  # fmt: skip
     sys.stdout.write("\n".join(lines) + "\n")
     return 0

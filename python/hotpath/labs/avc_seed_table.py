@@ -79,10 +79,15 @@ def _model(args: argparse.Namespace) -> dict[tuple[int, int, str], dict[str, Any
     return found
 
 
-def _timings(args: argparse.Namespace) -> dict[tuple[int, int, str], tuple[float, float]]:
-    """(nodes, slots, hash) -> (cycles, ns), latency mode."""
+Key = tuple[int, int, str]  # nodes, slots, hash
+
+
+def _timings(args: argparse.Namespace) -> tuple[dict[Key, tuple[float, float]], dict[Key, str]]:
+    """(nodes, slots, hash) -> (cycles, ns), latency mode; and for each
+    configuration the engine could not time, why (a neighbour on the core)."""
     runner = measure.get_runner()
-    timed: dict[tuple[int, int, str], tuple[float, float]] = {}
+    timed: dict[Key, tuple[float, float]] = {}
+    untimed: dict[Key, str] = {}
     for slots in sorted({c.slots for c in CONFIGS}):
         nodes = tuple(sorted({c.nodes for c in CONFIGS if c.slots == slots}))
         request = measure.Request(
@@ -98,7 +103,9 @@ def _timings(args: argparse.Namespace) -> dict[tuple[int, int, str], tuple[float
         for fig in run.figures:
             if fig.timed and fig.median is not None:
                 timed[(fig.size, slots, fig.variant)] = (fig.median, _ns(run, fig.median))
-    return timed
+            else:
+                untimed[(fig.size, slots, fig.variant)] = fig.reason or fig.status
+    return timed, untimed
 
 
 def _ns(run: RunResult, cycles: float) -> float:
@@ -247,6 +254,9 @@ def targets(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, floa
             f"hp at 8192/8192: lookup {a:.1f} cycles against MurmurHash3's {b:.1f}: "
             f"{'holds' if a <= b else 'DOES NOT HOLD'} (no dearer)"
         )
+    else:
+        out.append("hp at 8192/8192: lookup against MurmurHash3's: not timed (n/a in the "
+                   "table: no clean sample), so not checked")  # fmt: skip
     gaps = {
         (n, sl): r["random_utilisation"] - r["mean_utilisation"]
         for (n, sl, h), r in model.items()
@@ -264,7 +274,7 @@ def targets(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, floa
 
 def run(args: argparse.Namespace) -> int:
     model = _model(args)
-    timed = _timings(args)
+    timed, untimed = _timings(args)
     if getattr(args, "json", False):
         doc = {
             "schema": "hotpath.avc-seed-table/1",
@@ -272,6 +282,10 @@ def run(args: argparse.Namespace) -> int:
             "timings": [
                 {"nodes": n, "slots": s, "hash": h, "cycles": t[0], "ns": t[1]}
                 for (n, s, h), t in timed.items()
+            ],
+            "untimed": [
+                {"nodes": n, "slots": s, "hash": h, "reason": why}
+                for (n, s, h), why in untimed.items()
             ],
             "directions": _directions(model),
             "break_even": break_even_lines(break_even(model, timed)),
