@@ -15,7 +15,6 @@ import numpy as np
 
 from hotpath.errors import RunnerError, StoreError, UsageError
 from hotpath.inputs import UserVariantSpec, check_known
-from hotpath.labs import lab_for
 from hotpath.machine import fingerprint
 from hotpath.progress import ProgressBar
 from hotpath.protocol import (
@@ -190,7 +189,8 @@ def width_history(db: Path | None, known: Listing) -> list[float]:
 def new_run(
     command: str, groups: list[list[BenchRun]], noisy_fraction: float, command_line: str
 ) -> RunResult:
-    """One stored run from each primitive's replicas."""
+    """One stored run from each primitive's replicas; what a lab adds to its
+    figures (csum's bounds) is hotpath.labs.enrich's, a layer above."""
     first = groups[0][0] if groups and groups[0] else None
     tsc_hz = first.clock.tsc_hz if first and first.clock else None
     run = RunResult(
@@ -201,10 +201,6 @@ def new_run(
     )
     for replicas in groups:
         run.add_replicas(replicas, noisy_fraction)
-    for name in run.labs:
-        lab = lab_for(name)
-        if lab is not None and lab.attach_bounds is not None:
-            lab.attach_bounds(run)
     return run
 
 

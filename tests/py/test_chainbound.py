@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from conftest import ROOT, SCHEMA
-from hotpath import asmgraph, chainbound, measure
+from hotpath import asmgraph, chainbound, labs, measure
 from hotpath.render import html as html_format
 
 TOOLS = shutil.which("gcc") is not None and shutil.which("llvm-mca") is not None
@@ -271,7 +271,7 @@ def run_for_html():
         variants=("seed-dead-code", "hp-csum"),
     )  # fmt: skip
     groups = measure.run_requests(runner, [request], [], show_progress=False)
-    return measure.new_run("csum", groups, 0.05, "hotpath csum")
+    return labs.enrich(measure.new_run("csum", groups, 0.05, "hotpath csum"))
 
 
 @needs_tools

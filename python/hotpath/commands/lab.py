@@ -34,7 +34,7 @@ from hotpath.inputs import (
     parse_with,
     unique_names,
 )
-from hotpath.labs import Lab
+from hotpath.labs import Lab, enrich
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", lab: Lab) -> None:
@@ -181,7 +181,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
         repeat=args.repeat,
         width_history=measure.width_history(db_path(args), known),
     )
-    result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
+    result = enrich(measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line))
     deliver(args, result, lambda: emit(args, result), plot=args.plot)
     # Exit 1 only for a WRONG variant the user brought (--with, a kernel
     # tree) or named (--variants), or a real kernel's: the lab's own

@@ -16,7 +16,7 @@ import sys
 from hotpath import measure
 from hotpath.commands.common import db_path, deliver, real_kernels
 from hotpath.errors import RunnerError, UsageError
-from hotpath.labs import Lab
+from hotpath.labs import Lab, enrich
 from hotpath.render import seedtable as render
 from hotpath.seedtable_spec import SeedTable
 from hotpath.seedtables import evaluate
@@ -114,7 +114,7 @@ def run(
         repeat=args.repeat,
         width_history=measure.width_history(db_path(args), known),
     )
-    result = measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line)
+    result = enrich(measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line))
     tables = evaluate(seed, result, modes, getattr(args, "threshold", 0.0))
 
     def show() -> None:

@@ -34,7 +34,7 @@ from hotpath.commands.lab import own_sizes
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat
-from hotpath.labs import ALL_LABS, crossing_report, crossing_run
+from hotpath.labs import ALL_LABS, crossing_report, crossing_run, enrich
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult
@@ -93,7 +93,7 @@ def run(args: argparse.Namespace) -> int:
     groups = measure.run_requests(
         runner, requests, [], show_progress=True, repeat=repeat, width_history=history
     )
-    result = measure.new_run("run", groups, args.noisy_threshold, args.command_line)
+    result = enrich(measure.new_run("run", groups, args.noisy_threshold, args.command_line))
     width = measure.timeline(
         runner,
         calibration.SUITE_TIMELINE_SECONDS,

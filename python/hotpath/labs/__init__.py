@@ -15,6 +15,7 @@ names its lab), never declared again here.
 
 from hotpath.labs import avc, crc32c, crossing, csum
 from hotpath.labs.lab import Lab, Part, Suite
+from hotpath.results import RunResult
 
 ALL_LABS: tuple[Lab, ...] = (csum.LAB, crc32c.LAB, avc.LAB, crossing.LAB)
 
@@ -34,9 +35,19 @@ CALIBRATE = Lab(
     show_align=False,
 )
 
-__all__ = ["ALL_LABS", "LABS", "Lab", "Part", "Suite", "lab_for"]
+__all__ = ["ALL_LABS", "LABS", "Lab", "Part", "Suite", "enrich", "lab_for"]
 
 
 def lab_for(name: str) -> Lab | None:
     """The lab with this name, or None (the calibration pseudo-lab has none)."""
     return CALIBRATE if name == CALIBRATE.name else LABS.get(name)
+
+
+def enrich(run: RunResult) -> RunResult:
+    """`run` (hotpath.measure.new_run's) with what each of its labs adds to
+    its figures (csum: the chain bounds); returned for chaining."""
+    for name in run.labs:
+        lab = lab_for(name)
+        if lab is not None and lab.attach_bounds is not None:
+            lab.attach_bounds(run)
+    return run
