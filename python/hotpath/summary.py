@@ -28,53 +28,27 @@ Every format (terminal, Markdown, HTML) renders the same RunSummary.
 import math
 from collections import Counter
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 
 from hotpath import seedtables
+from hotpath.findings import (
+    BAD,
+    GOOD,
+    HEADLINE,
+    NEUTRAL,
+    Finding,
+    LabSummary,
+    RunSummary,
+)
 from hotpath.labs import Lab, lab_for
 from hotpath.protocol import Variant
-from hotpath.render.context import state_lines
 from hotpath.results import FigureResult, RunResult, unit_name
+from hotpath.runstate import state_lines
 from hotpath.stats import intervals_overlap
 from hotpath.verdicts import MIN_ABS_DIFFERENCE, percent
 
 PLURAL = {seedtables.HOLDS: "hold", seedtables.DOES_NOT_HOLD: "do not hold"}
 OWN_NEAR = 0.03  # "within 3% of the fastest": the issue 10 target
-GOOD, BAD, NEUTRAL = "good", "bad", "neutral"
-# The one-row answer per lab, in this order: (key, column title).
-HEADLINE = (
-    ("fastest", "fastest"),
-    ("own", "hotpath's own"),
-    ("kernel", "the kernel's newest"),
-    ("claims", "seed's claims"),
-    ("problems", "not timed, noise"),
-)
-
-
-@dataclass
-class Finding:
-    """One line of a lab's summary; `tone` colours it in HTML."""
-
-    topic: str  # "fastest", "own", "kernel", "fidelity", "claim", "not timed", "noise"
-    text: str
-    tone: str = NEUTRAL
-    details: list[str] = field(default_factory=list)  # sub-lines (per mode)
-    headline: str | None = None  # its short form in the lab's one-row answer
-
-
-@dataclass
-class LabSummary:
-    lab: str
-    title: str
-    findings: list[Finding] = field(default_factory=list)
-    # The one-row answer per lab, by HEADLINE key: what the first screen shows.
-    headline: dict[str, list[str]] = field(default_factory=lambda: {key: [] for key, _ in HEADLINE})
-
-
-@dataclass
-class RunSummary:
-    state: list[str]  # machine, clock, core width: once
-    labs: list[LabSummary]
 
 
 @dataclass(frozen=True)

@@ -13,16 +13,14 @@ moving the loop into the kernel (kernel_write from the module) gains?
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 import numpy as np
 
+from hotpath.findings import BAD, GOOD, NEUTRAL, Finding, LabSummary
 from hotpath.labs.crossing_results import ModuleRun, UserRun
 from hotpath.significance import bootstrap_ratio_ci
 from hotpath.stats import Summary, intervals_overlap, summarize
-
-if TYPE_CHECKING:  # hotpath.summary imports the labs: no cycle at run time
-    from hotpath.summary import LabSummary
 
 UNIT = "ns per iteration, wall clock"
 BASELINE = "write"
@@ -378,12 +376,10 @@ def to_json(report: CrossingReport) -> str:
     return json.dumps(doc, indent=2) + "\n"
 
 
-def lab_summary(result: CrossingReport) -> "LabSummary":
+def lab_summary(result: CrossingReport) -> LabSummary:
     """The crossing lab's rows in `hotpath run`'s summary (hotpath.summary):
     the fastest path, the module against write(), the seed's 1.2x, the paths
     not timed, and the plain answer whether batching reaches the module."""
-    from hotpath.summary import BAD, GOOD, NEUTRAL, Finding, LabSummary
-
     tail = f" ({EMULATED})" if result.emulated else ""
     lab = LabSummary("crossing", f"write() against kernel_write() (seed 001), {result.where}")
     timed = [p for p in result.paths if p.summary is not None]

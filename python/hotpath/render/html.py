@@ -21,9 +21,10 @@ from pathlib import Path
 
 from hotpath import chainbound
 from hotpath.calibration import Calibration
+from hotpath.findings import HEADLINE, RunSummary
 from hotpath.render.blocks import BOUND, FOOTNOTE_NOISY, FOOTNOTE_ORDER, Block, build_blocks
 from hotpath.results import Graph, RunResult, unit_name
-from hotpath.summary import HEADLINE, RunSummary, summarize
+from hotpath.summary import summarize
 
 # The heat scale: a cell's time over its column's fastest, green at 1x to
 # red at HEAT_MAX and beyond, on a log scale (2x is half way).
