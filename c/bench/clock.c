@@ -31,13 +31,6 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
 double hp_tsc_hz(void)
 {
 	/* Three 20 ms windows against CLOCK_MONOTONIC_RAW; the median
@@ -55,8 +48,7 @@ double hp_tsc_hz(void)
 
 		r[i] = (c1 - c0) / ((t1 - t0) * 1e-9);
 	}
-	qsort(r, 3, sizeof(r[0]), cmp_double);
-	return r[1];
+	return hp_median(r, 3);
 }
 
 double hp_tsc_granularity(void)

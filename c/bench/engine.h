@@ -27,7 +27,9 @@ double hp_tsc_hz(void);
 double hp_tsc_granularity(void);	/* smallest TSC step, ticks */
 /* One calibration sample: TSC ticks for @reps x 100 dependent adds. */
 uint64_t hp_calib_burst(unsigned reps);
-/* Ticks of an empty timed region (median). */
+/* Ticks of an empty timed region, bare (median of 201): for timings
+ * without a primitive (the timeline); the sampler measures its own through
+ * the primitive's burst code (sampler.c). */
 double hp_timer_overhead(void);
 /* Second clock: perf cycles per dependent add, or < 0 with *why set. */
 double hp_perf_cycles_per_add(const char **why);
@@ -149,6 +151,8 @@ struct hp_clock_result {
 int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 	      size_t njobs, const uint8_t *base,
 	      const struct hp_sampler_opts *o, struct hp_clock_result *clk);
+
+/* ---- median.c ---- */
 double hp_median(double *v, size_t n);	/* sorts v */
 
 /* ---- rng: hp_rng_next() is <hotpath/rng.h>'s ---- */

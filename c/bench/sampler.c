@@ -28,21 +28,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double hp_median(double *v, size_t n)
-{
-	if (!n)
-		return 0;
-	qsort(v, n, sizeof(*v), cmp_double);
-	return n & 1 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
-}
-
 #define MIN_BUDGET_S 2.0
 
 /* The empty call is timed through a call site of its own, the last. */
@@ -126,7 +111,12 @@ static unsigned calls_for(const struct hp_primitive *p, struct hp_job *jb,
 						      : (unsigned)scaled;
 }
 
-static double timer_overhead(const struct hp_primitive *p, const uint8_t *buf)
+/* Ticks of an empty timed region as the samples pay it: through the
+ * primitive's own burst code, the empty call's site, no call (median of
+ * 201). hp_timer_overhead() (clock.c) is the bare region, for timings
+ * without a primitive. */
+static double burst_timer_overhead(const struct hp_primitive *p,
+				   const uint8_t *buf)
 {
 	double v[201];
 
@@ -253,7 +243,7 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 	int fenced = 0, ret = -1;
 	size_t j;
 
-	clk->timer_overhead = timer_overhead(p, base);
+	clk->timer_overhead = burst_timer_overhead(p, base);
 	memset(&clk->floor, 0, sizeof(clk->floor));
 	clk->floor.tolerance = o->freq_tolerance;
 	clk->floor.reference = o->width_ref;
