@@ -244,10 +244,6 @@ class RunResult:
     bound_models: dict[str, BoundModel] = field(default_factory=dict)
     graphs: list[Graph] = field(default_factory=list)  # drawn in report.html
 
-    def add_bench(self, bench: BenchRun, noisy_fraction: float = DEFAULT_NOISY_FRACTION) -> None:
-        """Summarize one runner invocation into this run."""
-        self.add_replicas([bench], noisy_fraction)
-
     def add_replicas(
         self, benches: list[BenchRun], noisy_fraction: float = DEFAULT_NOISY_FRACTION
     ) -> None:

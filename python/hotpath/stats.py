@@ -35,10 +35,6 @@ class Summary:
     ci_hi: float
     noisy: bool
 
-    @property
-    def ci_half_width(self) -> float:
-        return (self.ci_hi - self.ci_lo) / 2.0
-
 
 def percentile(samples: FloatArray, q: float) -> float:
     """The q-th percentile with linear interpolation between order statistics."""

@@ -42,7 +42,7 @@ def _run_chain(spells: str | None, rounds: int = 120) -> RunResult:
     bench = parse_run(invoke(locate_runner(), args))
     run = make_run()
     run.figures, run.variants, run.clocks = [], [], {}
-    run.add_bench(bench)
+    run.add_replicas([bench])
     return run
 
 
@@ -77,7 +77,7 @@ def test_a_run_that_never_gets_clean_samples_says_so():
     args += ["--width-ref", "1e-3"]  # a full width no probe reaches
     run = make_run()
     run.figures, run.variants = [], []
-    run.add_bench(parse_run(invoke(locate_runner(), args)))
+    run.add_replicas([parse_run(invoke(locate_runner(), args))])
     (fig,) = run.figures
     assert fig.status == "n/a" and fig.median is None
     assert fig.reason is not None and "no clean sample among 30" in fig.reason

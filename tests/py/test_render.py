@@ -47,7 +47,7 @@ def make_result():
     run = RunResult(command="csum", started="2025-01-01T00:00:00+00:00",
                     machine=Fingerprint(model_name="Test CPU", hypervisor="none", kernel="6.1"),
                     command_line="hotpath csum")  # fmt: skip
-    run.add_bench(parse_run(bench_doc()))
+    run.add_replicas([parse_run(bench_doc())])
     return run
 
 
@@ -75,7 +75,7 @@ def test_noisy_mark_and_footnote():
     doc = bench_doc()
     doc["figures"][0]["values"] = [5.0, 9.0, 1.0, 7.0, 3.0]
     run = RunResult(command="csum", started="x", machine=Fingerprint())
-    run.add_bench(parse_run(doc))
+    run.add_replicas([parse_run(doc)])
     out = text.render_run(run)
     assert "~" in out and "noisy" in out
 

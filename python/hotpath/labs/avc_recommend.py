@@ -21,7 +21,6 @@ from hotpath.labs import avc_stats
 
 KCONFIG_SLOTS = tuple(1 << bits for bits in range(9, 15))
 TOLERANCE = 0.05
-SLOT_BYTES = 12  # hlist_head and its spinlock (HP_AVC_KERNEL_SLOT_BYTES)
 
 
 @dataclass(frozen=True)

@@ -37,7 +37,6 @@ HASHES = ("orig", "murmur3", "muladd", "jhash", "hp")
 # is a maximum and moves by a node from seed to seed (at 8192/8192, hp
 # ranged 4.0..6.4 over eight seeds, MurmurHash3 4.5..5.6).
 SEED_TABLE_RUNS = 8
-SEED_HASHES = ("orig", "murmur3", "muladd")
 
 
 @dataclass(frozen=True)
