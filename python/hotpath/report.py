@@ -50,7 +50,7 @@ def write_pages(
     calibration = calibration_from_json(run.calibration) if run.calibration else None
     calib_text = render_calibration(calibration) if calibration else []
     md = ["# hotpath report", "", f"{run.started}, hotpath {run.version}: `{run.command_line}`", ""]
-    found = summary.summarize(run, extra_labs, threshold)
+    found = summary.summarize_run(run, extra_labs, threshold)
     md.extend(summary.render_markdown(found))
     warnings = [*run.machine.warnings(), *run.variant_warnings()]
     md.extend(["", *(f"- warning: {w}" for w in warnings)] if warnings else [])

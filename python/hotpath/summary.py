@@ -455,7 +455,7 @@ def summarize_lab(run: RunResult, lab_name: str, threshold: float = 0.0) -> LabS
     return summary
 
 
-def summarize(
+def summarize_run(
     run: RunResult, extra: Sequence[LabSummary] = (), threshold: float = 0.0
 ) -> RunSummary:
     """The run's labs, then `extra`: labs that time with a program of their

@@ -107,7 +107,7 @@ def run(args: argparse.Namespace) -> int:
     extra = [crossing_report.lab_summary(crossing.result)] if crossing.result else []
     stored = write_and_store(args, result, folder, extra)
     crossing.save(folder)
-    print("\n".join(summary.render_lines(summary.summarize(result, extra, args.threshold))))
+    print("\n".join(summary.render_lines(summary.summarize_run(result, extra, args.threshold))))
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")
     wrong = result.wrong_variants()

@@ -42,7 +42,7 @@ class Part:
 
 
 @dataclass(frozen=True)
-class Plan:
+class PrimitivePlan:
     """What `hotpath run` asks the runner for, for one primitive."""
 
     sizes: tuple[int, ...]
@@ -66,9 +66,9 @@ class Suite:
     modes: tuple[str, ...] = MODES
     parts: Mapping[str, Part] = field(default_factory=dict)
 
-    def plan(self, primitive: str) -> Plan:
+    def plan(self, primitive: str) -> PrimitivePlan:
         part = self.parts.get(primitive, Part())
-        return Plan(
+        return PrimitivePlan(
             sizes=part.sizes if part.sizes is not None else self.sizes,
             aligns=part.aligns if part.aligns is not None else self.aligns,
             modes=part.modes if part.modes is not None else self.modes,
@@ -143,13 +143,13 @@ class Lab:
         else the primitive's own (`own`, from the runner's listing)."""
         return self.default_sizes if self.is_default(primitive) else own or self.default_sizes
 
-    def plan(self, primitive: str, own: tuple[int, ...]) -> Plan:
+    def plan(self, primitive: str, own: tuple[int, ...]) -> PrimitivePlan:
         """What `hotpath run` measures for one primitive of the lab: the
         suite's, or a primitive beside the defaults at its own sizes."""
         plan = self.suite.plan(primitive)
         if primitive in self.suite.parts or self.is_default(primitive) or not own:
             return plan
-        return Plan(sizes=own, aligns=plan.aligns, modes=plan.modes)
+        return PrimitivePlan(sizes=own, aligns=plan.aligns, modes=plan.modes)
 
     def own_variant(self, names: list[str]) -> str | None:
         """hotpath's own implementation among a primitive's variants: "hotpath",

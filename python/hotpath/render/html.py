@@ -24,7 +24,7 @@ from hotpath.calibration import Calibration
 from hotpath.findings import HEADLINE, RunSummary
 from hotpath.render.blocks import BOUND, FOOTNOTE_NOISY, FOOTNOTE_ORDER, Block, build_blocks
 from hotpath.results import Graph, RunResult, unit_name
-from hotpath.summary import summarize
+from hotpath.summary import summarize_run
 
 # The heat scale: a cell's time over its column's fastest, green at 1x to
 # red at HEAT_MAX and beyond, on a log scale (2x is half way).
@@ -234,7 +234,7 @@ def render_page(
     found: RunSummary | None = None,
 ) -> str:
     """The page; `notes` are said in the summary box beside the warnings;
-    `found` is the run's summary (hotpath.summary.summarize; made here
+    `found` is the run's summary (hotpath.summary.summarize_run; made here
     with the defaults when not given)."""
     esc = html.escape
     warnings = [*run.machine.warnings(), *run.variant_warnings(), *(notes or [])]
@@ -246,7 +246,7 @@ def render_page(
         f"{esc(run.version)} &middot; <code>{esc(run.command_line)}</code>"
         + (f" &middot; run {run.run_id}" if run.run_id is not None else "")
         + "</p>",
-        render_summary(found if found is not None else summarize(run), warnings),
+        render_summary(found if found is not None else summarize_run(run), warnings),
     ]
     if calibration is not None:
         parts.append(
