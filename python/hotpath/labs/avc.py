@@ -5,8 +5,10 @@ One runner primitive so far, avc_lookup (c/avc/registry_avc_lookup.c): the
 cost of avc_search_node() in a cache holding SIZE nodes (the size column)
 in --slots buckets, for each hash (orig, muladd, murmur3 as Linux 6.19's
 av_hash, jhash, hotpath's own); and --stats, the model's hash_stats
-(hotpath.labs.avc_stats). The seed table, traces and --recommend are still
-to come (docs/labs/avc.md).
+(hotpath.labs.avc_stats), over a synthetic workload or a recorded --trace;
+--seed-table, seed 004's tables (hotpath.labs.avc_seed_table); and
+--recommend, the slot count and hash to choose (hotpath.labs.avc_recommend).
+See docs/labs/avc.md.
 """
 
 import argparse

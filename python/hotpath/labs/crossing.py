@@ -255,7 +255,7 @@ LAB = Lab(
     default_sizes=(DEFAULT_CHUNK,),
     default_aligns=(0,),
     # No runner primitives: `hotpath run` runs the lab's own quick suite
-    # (hotpath.labs.crossing_run.quick_suite) instead.
+    # (hotpath.labs.crossing_run.suite_part) instead.
     suite=Suite(sizes=(DEFAULT_CHUNK,), aligns=(0,), rounds=16, quick_rounds=8),
     show_align=False,
     add_arguments=add_arguments,
