@@ -309,12 +309,12 @@ def run(args: argparse.Namespace) -> int:
     }
     crc = dispatch.choose(result, "crc32c", dispatch.CRC32C_METHODS, dispatch.CRC32C_IN_USE, 0)
     spoiled = [f for f in result.figures if not f.timed and f.status == "n/a"]
-    empty = [k for k, points in (("csum.even", csum[0]), ("csum.odd", csum[1]), ("crc32c", crc))
-             if not points]  # fmt: skip
-    if empty:
+    untimed = [p for p, *_ in SPECS
+               if not any(f.timed for f in result.figures if f.primitive == p)]  # fmt: skip
+    if untimed:
         # Not the input's fault (exit 1): nothing to decide a row from.
         why = spoiled[0].reason if spoiled else "no figure"
-        raise HotpathError(f"no method could be timed for {', '.join(empty)} ({why}); no row "
+        raise HotpathError(f"no method could be timed for {', '.join(untimed)} ({why}); no row "
                            "measured, nothing written or kept")  # fmt: skip
     machine = result.machine
     name = f"measured-{machine.vendor.lower()}-f{machine.family}m{machine.model}"
