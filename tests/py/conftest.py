@@ -11,6 +11,7 @@ what it downloaded.
 
 import json
 import os
+import signal
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -78,6 +79,11 @@ def pytest_addoption(parser):
 
 
 def pytest_configure(config):
+    # A suite started in the background by a non-interactive shell (`make
+    # test &`, nohup) inherits SIGINT ignored, and so would every hotpath
+    # the tests start and then interrupt: they would never see Ctrl-C. A
+    # handler (unlike SIG_IGN) is reset to the default across exec.
+    signal.signal(signal.SIGINT, signal.default_int_handler)
     if config.getoption("--spoiled"):
         os.environ["HOTPATH_TEST_SPOILED"] = "1"
 
