@@ -3,7 +3,9 @@
  * libhpsum: hotpath's own Internet checksum and CRC32C for user space,
  * without the measurement engine. Each function picks the fastest path
  * this CPU has when the library loads (cpuid, checked against what the
- * OS enables), and gives the same result on any x86-64.
+ * OS enables; per length, the dispatch row that `hotpath dispatch --save`
+ * or `--system` measured on this machine, else a built-in one), and gives
+ * the same result on any x86-64.
  *
  *   cc my.c $(pkg-config --cflags --libs hpsum)
  *
