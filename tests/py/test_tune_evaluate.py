@@ -80,14 +80,18 @@ def test_hurting_setting_found_and_named_settings_restored(cli, tmp_path):
         tmp_path,
         setting('"vm.fake_delay"', "4") + setting('"vm.swappiness"', "10"),
     )
-    res = cli(*evaluate_args(prof, root, 8, sleeper(root), "--per-setting", "--json"))
+    # The threshold keeps a neighbour's few percent (the test suite beside a
+    # busy vCPU once called swappiness, which does nothing here, "worse")
+    # from a verdict; the delay's effect is many times larger.
+    res = cli(*evaluate_args(prof, root, 8, sleeper(root), "--per-setting", "--json",
+                             "--threshold", "0.15"))  # fmt: skip
     assert res.status == 0, res.err
     data = res.json()
     by = {(c["base"], c["other"]): c for c in data["comparisons"]}
     assert by[("A", "B")]["verdict"] == "worse"
     assert by[("A", "B")]["ratio"] > 2
     assert by[("A", "A+vm.fake_delay")]["verdict"] == "worse"
-    assert by[("A", "A+vm.swappiness")]["verdict"] == "no evidence"
+    assert by[("A", "A+vm.swappiness")]["verdict"] in ("no evidence", "below the threshold")
     assert data["alpha"] == pytest.approx(0.05 / 3)
     assert tree(root) == before  # A restored at the end
     assert not (root / "var/lib/hotpath/tune/snapshot.json").exists()
