@@ -24,7 +24,6 @@ from hotpath.results import RunResult
 from hotpath.runner import Runner
 
 MODES = ("latency", "throughput")
-HP_SYSTEM_ROWS = "/var/cache/hotpath/dispatch"  # c/include/hotpath/dispatch.h
 CSUM_KEYS = {0: "csum.even", 1: "csum.odd"}  # the row's key per address parity
 # primitive, its methods, hotpath's own variant (runs the row), sizes, aligns
 SPECS = (
@@ -65,7 +64,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )  # fmt: skip
     parser.add_argument(
         "--system", action="store_true",
-        help=f"as --save, for every user of an installed libhpsum ({HP_SYSTEM_ROWS}, root only)",
+        help="as --save, for every user of an installed libhpsum (root only; --show names "
+        "the folder)",
     )  # fmt: skip
     parser.add_argument(
         "--show", action="store_true",
