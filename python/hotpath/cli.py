@@ -23,6 +23,7 @@ from hotpath.commands import (
     listing,
     report,
     suite,
+    trend,
     tune,
 )
 from hotpath.exits import run_handler
@@ -56,6 +57,7 @@ def build_parser() -> argparse.ArgumentParser:
     listing.add_parser(subparsers)
     kernels.add_parser(subparsers)
     tune.add_parser(subparsers)
+    trend.add_parser(subparsers)
     ascii_numbers(parser)
     return parser
 
