@@ -22,18 +22,36 @@ called identical runs different with p = 1e-40). So:
 A difference shown is then "faster"/"slower" beyond the user's threshold
 and "below the threshold" (with its size) within it; medians MIN_ABS_DIFFERENCE
 of their unit or less apart are "within one unit" (hotpath.verdicts).
+Figures that are not times say "better"/"worse" (a rate, a score) or
+"higher"/"lower" (a model's statistic), in the figure's own unit.
+
+Two kinds of figure carry no samples:
+- **exact**: a deterministic model's statistic (the AVC model's hash
+  counts): the same inputs give the same value, so any difference is real;
+- **intervals**: a figure derived from others with its 95% interval (the
+  tuning lab's B/A ratio): the evidence shows a difference only when the
+  two intervals do not overlap.
 """
 
 import math
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from hotpath.machine import Fingerprint
-from hotpath.results import FigureResult, RunResult, unit_name
+from hotpath.results import FigureResult, RunResult, unit_name, unit_of
 from hotpath.significance import bootstrap_ratio_ci, t_two_sided_p
 from hotpath.stats import t975
-from hotpath.verdicts import DEFAULT_THRESHOLD, MIN_ABS_DIFFERENCE, NO_EVIDENCE, decide
+from hotpath.verdicts import (
+    DEFAULT_THRESHOLD,
+    MIN_ABS_DIFFERENCE,
+    NO_EVIDENCE,
+    SAME,
+    Verdict,
+    decide,
+    words,
+)
 
 MIN_REPLICAS = 3
 # Single runs on a machine with no A/A history: assumed, and said so.
@@ -158,20 +176,61 @@ def compare_figures(
 ) -> FigureComparison:
     assert a.median is not None and b.median is not None
     ratio = b.median / a.median if a.median else math.nan
-    diff = abs(b.median - a.median)
+    unit = unit_of(a.unit)
+    # Below one cycle or tick the engine tells nothing apart; other units have no such step.
+    diff = abs(b.median - a.median) if unit.resolution else math.inf
+    up, down = words(a.better, unit.time)
+
+    def said(ci: tuple[float, float], edge: float | None = None) -> Verdict:
+        return decide(ratio, ci, threshold, floor=edge, abs_diff=diff, unit=unit.words,
+                      up=up, down=down)  # fmt: skip
+
     ra, rb = a.replica_medians, b.replica_medians
-    unit = unit_name(a.unit)
     if len(ra) >= MIN_REPLICAS and len(rb) >= MIN_REPLICAS and a.median > 0:
         paired = paired and len(ra) == len(rb)
         ci, p_value = replica_ratio(ra, rb, paired)
-        said = decide(ratio, ci, threshold, abs_diff=diff, unit=unit)
+        got = said(ci)
         method = "paired replicas" if paired else "replicas"
-        return FigureComparison(a, b, ratio, ci, p_value, said.kind, said.text, method)
-    ci = bootstrap_ratio_ci(a.samples, b.samples)
-    said = decide(ratio, ci, threshold, floor=floor[0], abs_diff=diff, unit=unit)
-    return FigureComparison(
-        a, b, ratio, ci, None, said.kind, said.text, "single runs", floor[0], floor[1]
-    )
+        return FigureComparison(a, b, ratio, ci, p_value, got.kind, got.text, method)
+    if a.samples.size and b.samples.size:
+        ci = bootstrap_ratio_ci(a.samples, b.samples)
+        got = said(ci, floor[0])
+        return FigureComparison(
+            a, b, ratio, ci, None, got.kind, got.text, "single runs", floor[0], floor[1]
+        )
+    if _exact(a) and _exact(b):
+        got = Verdict(SAME, SAME) if a.median == b.median else said((ratio, ratio))
+        return FigureComparison(a, b, ratio, (ratio, ratio), None, got.kind, got.text, "exact")
+    return _by_intervals(a, b, ratio, said)
+
+
+def _exact(f: FigureResult) -> bool:
+    """A model's statistic: a value with no samples and no interval."""
+    return f.ci_lo is None and f.ci_hi is None and f.samples.size == 0
+
+
+def _by_intervals(
+    a: FigureResult, b: FigureResult, ratio: float, said: Callable[..., Verdict]
+) -> FigureComparison:
+    """Derived figures with an interval each: a difference is shown when the
+    intervals do not overlap; the ratio's interval is then end to end."""
+    lo_a, hi_a = _interval(a)
+    lo_b, hi_b = _interval(b)
+    # Each end of B's interval over the far end of A's: excludes 1 exactly
+    # when the two intervals do not overlap.
+    ci = (lo_b / hi_a if hi_a > 0 else math.nan, hi_b / lo_a if lo_a > 0 else math.inf)
+    got = said(ci)
+    return FigureComparison(a, b, ratio, ci, None, got.kind, got.text, "intervals")
+
+
+def _interval(f: FigureResult) -> tuple[float, float]:
+    mid = f.median or 0.0
+    return (f.ci_lo if f.ci_lo is not None else mid, f.ci_hi if f.ci_hi is not None else mid)
+
+
+def comparable(f: FigureResult) -> bool:
+    """A figure compare can judge: timed, with samples, an interval or an exact value."""
+    return f.timed and (f.samples.size > 0 or f.ci_lo is not None or _exact(f))
 
 
 def _match_key(f: FigureResult, with_variant: bool) -> tuple[str, ...]:
@@ -202,7 +261,7 @@ def compare_runs(
     paired = by_variant and a.run_id is not None and a.run_id == b.run_id
 
     def usable(f: FigureResult, variant: str | None) -> bool:
-        return f.timed and f.samples.size > 0 and (variant is None or f.variant == variant)
+        return comparable(f) and (variant is None or f.variant == variant)
 
     figures_b = {_match_key(f, not by_variant): f for f in b.figures if usable(f, variant_b)}
     keys_a = set()
@@ -249,7 +308,26 @@ def rule_lines(cmp: Comparison) -> list[str]:
             f"between identical runs). Floor: {said or 'n/a'}. Run both sides with --repeat 3 "
             "for more power."
         )
+    if "exact" in methods:
+        lines.append(
+            "exact: a deterministic model's statistic (no samples): the same inputs give the "
+            "same value, so any difference is the code's or the inputs'."
+        )
+    if "intervals" in methods:
+        lines.append(
+            "intervals: figures derived from others with a 95% interval each (no samples "
+            "kept): the evidence shows a difference when the two intervals do not overlap."
+        )
+    units = sorted({unit_name(row.a.unit) for row in cmp.rows})
+    if units:
+        lines.append(f"units: {', '.join(units)}, each row in its figure's own.")
     return lines
+
+
+def _number(value: float | None) -> str:
+    """A median as the table shows it: one decimal, or 4 digits where large or small."""
+    value = value or 0.0
+    return f"{value:.1f}" if 1.0 <= abs(value) < 1e5 else f"{value:.4g}"
 
 
 def render(cmp: Comparison) -> str:
@@ -283,16 +361,18 @@ def render(cmp: Comparison) -> str:
     counts: dict[str, int] = {}
     for row in cmp.rows:
         f = row.a
-        unit = "cyc" if f.unit == "cycles" else "tick"
+        unit = unit_of(f.unit).short
         counts[row.verdict] = counts.get(row.verdict, 0) + 1
         if row.p_value is not None:
             sides = f"{len(row.a.replica_medians)}v{len(row.b.replica_medians)}"
             evidence = f"{sides} p={row.p_value:.2g}"
+        elif row.floor is not None:
+            evidence = f"floor {row.floor:.1%}"
         else:
-            evidence = f"floor {row.floor:.1%}" if row.floor is not None else "-"
+            evidence = row.method
         lines.append(
             f"{f.primitive:<14} {f.mode:<10} {f.variant:<18} {f.size:>7} {f.align:>5} "
-            f"{row.a.median or 0:>6.1f} {unit:<3} {row.b.median or 0:>6.1f} {unit:<3} "
+            f"{_number(row.a.median):>6} {unit:<4} {_number(row.b.median):>6} {unit:<4} "
             f"{row.ratio:>6.3f} {row.ratio_ci[0]:>6.3f}-{row.ratio_ci[1]:<6.3f} "
             f"{evidence:>14}  {row.verdict_text}"
         )

@@ -149,7 +149,11 @@ def _plot_into(run: RunResult, folder: Path, written: list[Path]) -> None:
                 path = folder / f"{stem}{suffix}"
                 temp = folder / f".{stem}{suffix}.partial-{os.getpid()}"
                 try:
-                    figure.savefig(temp, dpi=110, format=suffix[1:])
+                    # No date and fixed ids: a page rebuilt from the history is
+                    # the same page (hotpath report RUN).
+                    stamp = {"Date": None} if suffix == ".svg" else None
+                    with plt.rc_context({"svg.hashsalt": "hotpath"}):
+                        figure.savefig(temp, dpi=110, format=suffix[1:], metadata=stamp)
                     temp.replace(path)
                 finally:
                     temp.unlink(missing_ok=True)

@@ -3,7 +3,7 @@
 
 report.md (commit-message tables per lab, calibration, machine),
 report.html (one self-contained page with inline SVG plots and the
-dependency-chain graphs), results.json (schema hotpath.result/1), the plots
+dependency-chain graphs), results.json (schema hotpath.result/2), the plots
 as PNG and SVG, and each chain graph's Graphviz source in chains/.
 """
 
@@ -36,7 +36,6 @@ def check_folder(folder: Path, label: str = "--out", hint: str = "") -> None:
 def write_pages(
     run: RunResult,
     folder: Path,
-    from_history: bool = False,
     extra_labs: Sequence[summary.LabSummary] = (),
     threshold: float = 0.0,
 ) -> list[Path]:
@@ -54,7 +53,8 @@ def write_pages(
     md.extend(summary.render_markdown(found))
     warnings = [*run.machine.warnings(), *run.variant_warnings()]
     md.extend(["", *(f"- warning: {w}" for w in warnings)] if warnings else [])
-    if from_history:
+    old = not run.extras_kept  # stored before the history kept bounds and graphs
+    if old:
         md.extend(["", f"- {STORED_NOTE}"])
     if calibration is not None:
         md.extend(["", "## Calibration", "", "```", *calib_text, "```"])
@@ -70,18 +70,17 @@ def write_pages(
     svgs = [p for p in plots if p.suffix == ".svg"]
     files[1].write_text(
         html_format.render_page(
-            run, svgs, calibration, calib_text, [STORED_NOTE] if from_history else [], found
+            run, svgs, calibration, calib_text, [STORED_NOTE] if old else [], found
         ),
         encoding="utf-8",
     )
     return files + plots + [path for _, path in graphs]
 
 
-# Bounds and chain graphs are made from the sources when a run is measured
-# (results.Bound) and are not kept in the history.
+# A run stored before the history kept bounds and chain graphs (schema 3).
 STORED_NOTE = (
-    "bounds and dependency-chain graphs are made when a run is measured and are not kept "
-    "in the history: a page made later from the stored run has none"
+    "bounds and dependency-chain graphs are made when a run is measured; this run was "
+    "stored before the history kept them, so this page has none"
 )
 
 

@@ -4,8 +4,8 @@
 The runner reports raw samples per primitive; this module turns them into
 FigureResult rows (one per variant x size x alignment x mode, with its
 statistics, unit and mode) and a RunResult that holds the machine and clock
-beside them. RunResult.to_json() is the documented "hotpath.result/1"
-schema (python/hotpath/schema/result-1.schema.json), the one format that
+beside them. RunResult.to_json() is the documented "hotpath.result/2"
+schema (python/hotpath/schema/result-2.schema.json), the one format that
 --json, results.json and the store share.
 """
 
@@ -25,14 +25,42 @@ from hotpath.stats import (
     widen_by_replicas,
 )
 
-RESULT_SCHEMA = "hotpath.result/1"
+RESULT_SCHEMA = "hotpath.result/2"
 
-UNIT_NAMES = {"cycles": "core cycles", "ticks": "TSC ticks"}
+
+@dataclass(frozen=True)
+class Unit:
+    """What a figure's numbers count, in words and short."""
+
+    words: str  # "core cycles"
+    short: str  # "cyc", in narrow table columns
+    time: bool  # a time: lower is faster; verdicts say faster/slower
+    resolution: float | None = None  # the engine tells nothing apart below it (cycles, ticks)
+
+
+# Every unit a lab may give a figure; a workload of the tuning lab may
+# bring its own (ops/s, ...), shown as it is named.
+UNITS: dict[str, Unit] = {
+    "cycles": Unit("core cycles", "cyc", True, 1.0),
+    "ticks": Unit("TSC ticks", "tick", True, 1.0),
+    "ns": Unit("ns of wall clock", "ns", True),
+    "ns/op": Unit("ns per operation", "ns/op", True),
+    "ratio": Unit("ratio", "x", False),
+    "count": Unit("count", "n", False),
+    "percent": Unit("percent", "%", False),
+}
+# Which way a figure is better: "lower" (every time), "higher" (a rate), or
+# "none" (a statistic of a model: it only moves).
+BETTER = ("lower", "higher", "none")
+
+
+def unit_of(unit: str) -> Unit:
+    return UNITS.get(unit) or Unit(unit, unit[:6], False)
 
 
 def unit_name(unit: str) -> str:
     """Never ambiguous: "cycles" is core cycles, "ticks" TSC ticks."""
-    return UNIT_NAMES.get(unit, unit)
+    return unit_of(unit).words
 
 
 MODEL_OFF = "model off"
@@ -44,8 +72,8 @@ class Bound:
     dependency-chain bound (hotpath.chainbound), in core cycles per call.
 
     status "n/a" with the reason where it does not apply (another size or
-    mode, a variant the model does not cover, a tool missing). Bounds are
-    recomputed from the sources when a run is made, not kept in the history.
+    mode, a variant the model does not cover, a tool missing). Made from the
+    sources when a run is measured and kept with it in the history.
     """
 
     status: str  # ok, n/a, or MODEL_OFF (the model exceeds the measurement)
@@ -75,6 +103,10 @@ class Bound:
             "throughput_cycles": self.throughput_cycles,
             "binds": self.binds,
         }
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "Bound":
+        return cls(**{k: v for k, v in doc.items() if k != "unit"})
 
 
 @dataclass
@@ -108,6 +140,17 @@ class BoundModel:
             **self.details,
         }
 
+    @classmethod
+    def from_json(cls, primitive: str, doc: dict[str, Any]) -> "BoundModel":
+        own = ("label", "legend", "mode", "scope", "available", "reason")
+        return cls(
+            primitive=primitive,
+            sizes=tuple(doc["sizes"]),
+            aligns=tuple(doc["aligns"]),
+            details={k: v for k, v in doc.items() if k not in (*own, "sizes", "aligns")},
+            **{k: doc[k] for k in own},
+        )
+
 
 @dataclass
 class Graph:
@@ -120,6 +163,13 @@ class Graph:
     align: int
     title: str
     dot: str
+
+    def to_json(self) -> dict[str, Any]:
+        return dict(self.__dict__)
+
+    @classmethod
+    def from_json(cls, doc: dict[str, Any]) -> "Graph":
+        return cls(**doc)
 
 
 @dataclass
@@ -150,6 +200,7 @@ class FigureResult:
     min_share: float | None = None  # lowest width share around any sample
     short: bool = False  # fewer clean samples than the rounds asked for
     replica_medians: list[float] = field(default_factory=list)  # one per process
+    better: str = "lower"  # BETTER: which way this figure improves
 
     @property
     def key(self) -> tuple[str, str, str, int, int, str, str]:
@@ -185,6 +236,7 @@ class FigureResult:
             "min_share": self.min_share,
             "short": self.short,
             "replica_medians": self.replica_medians,
+            "better": self.better,
         }
         if self.bound is not None:
             doc["bound"] = self.bound.to_json()
@@ -243,6 +295,11 @@ class RunResult:
     # Per primitive: the model whose bounds sit beside its figures (csum_partial).
     bound_models: dict[str, BoundModel] = field(default_factory=dict)
     graphs: list[Graph] = field(default_factory=list)  # drawn in report.html
+    # Per lab, what its figures alone do not hold (the crossing lab's kernel
+    # and file system, the tuning lab's verdicts): JSON, kept with the run.
+    sections: dict[str, Any] = field(default_factory=dict)
+    # False for a run stored before the history kept bounds, graphs and sections.
+    extras_kept: bool = True
 
     def add_replicas(
         self, benches: list[BenchRun], noisy_fraction: float = DEFAULT_NOISY_FRACTION
@@ -339,6 +396,8 @@ class RunResult:
         }
         if self.bound_models:
             doc["bound_models"] = {p: m.to_json() for p, m in self.bound_models.items()}
+        if self.sections:
+            doc["sections"] = self.sections
         return doc
 
 

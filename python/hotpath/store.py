@@ -27,17 +27,22 @@ from hotpath.errors import StoreError, UsageError
 from hotpath.inputs import ascii_int, shown
 from hotpath.machine import Fingerprint
 from hotpath.protocol import parse_variant
-from hotpath.results import FigureResult, RunResult, VariantResult
+from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult, VariantResult
 
-SCHEMA_VERSION = 2
-# Columns version 2 added to figures (the width probe and replicas); a
-# version 1 history gains them, empty, when it is next written to.
-FIGURE_COLUMNS_V2 = (
-    ("samples_taken", "INTEGER NOT NULL DEFAULT 0"),
-    ("kept_fraction", "REAL"),
-    ("min_share", "REAL"),
-    ("short", "INTEGER NOT NULL DEFAULT 0"),
-    ("replica_medians", "TEXT"),
+SCHEMA_VERSION = 3
+# Columns added since version 1, oldest first: (table, column, declaration).
+# An older history gains them, empty, when it is next written to; nothing
+# in it is lost. Version 2: the width probe and replicas. Version 3: every
+# lab's figures (which way is better), bounds, graphs and lab sections.
+ADDED_COLUMNS = (
+    ("figures", "samples_taken", "INTEGER NOT NULL DEFAULT 0"),
+    ("figures", "kept_fraction", "REAL"),
+    ("figures", "min_share", "REAL"),
+    ("figures", "short", "INTEGER NOT NULL DEFAULT 0"),
+    ("figures", "replica_medians", "TEXT"),
+    ("figures", "better", "TEXT NOT NULL DEFAULT 'lower'"),
+    ("figures", "bound_json", "TEXT"),
+    ("runs", "extras_json", "TEXT"),
 )
 SQLITE_HEADER = b"SQLite format 3\x00"
 ALLOWED = (
@@ -60,7 +65,8 @@ CREATE TABLE IF NOT EXISTS runs (
     labs_json TEXT NOT NULL,
     settings_json TEXT NOT NULL,
     variants_json TEXT NOT NULL,
-    calibration_json TEXT
+    calibration_json TEXT,
+    extras_json TEXT
 );
 CREATE TABLE IF NOT EXISTS figures (
     run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
@@ -71,7 +77,8 @@ CREATE TABLE IF NOT EXISTS figures (
     ci_lo REAL, ci_hi REAL, noisy INTEGER NOT NULL,
     calls_per_sample INTEGER, samples BLOB,
     samples_taken INTEGER NOT NULL DEFAULT 0, kept_fraction REAL, min_share REAL,
-    short INTEGER NOT NULL DEFAULT 0, replica_medians TEXT
+    short INTEGER NOT NULL DEFAULT 0, replica_medians TEXT,
+    better TEXT NOT NULL DEFAULT 'lower', bound_json TEXT
 );
 CREATE INDEX IF NOT EXISTS figures_by_run ON figures(run_id);
 """
@@ -313,7 +320,7 @@ class Store:
         cursor = self.conn.execute(
             "INSERT INTO runs (started, hotpath_version, command, command_line,"
             " machine_json, machine_key, clock_json, labs_json, settings_json,"
-            " variants_json, calibration_json) VALUES (?,?,?,?,?,?,?,?,?,?,?)",
+            " variants_json, calibration_json, extras_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
             (
                 run.started,
                 run.version,
@@ -326,11 +333,12 @@ class Store:
                 json.dumps(run.settings),
                 json.dumps([v.to_json() for v in run.variants]),
                 json.dumps(run.calibration) if run.calibration is not None else None,
+                json.dumps(_extras(run)),
             ),
         )
         run_id = int(cursor.lastrowid or 0)
         self.conn.executemany(
-            "INSERT INTO figures VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)",
+            f"INSERT INTO figures VALUES ({','.join('?' * 27)})",
             [_figure_row(run_id, f) for f in run.figures],
         )
         return run_id
@@ -424,40 +432,64 @@ class Store:
         return found
 
     def load(self, run_id: int) -> RunResult:
-        found = self._rows(
-            "SELECT started, hotpath_version, command, command_line, machine_json, clock_json,"
-            " labs_json, settings_json, variants_json, calibration_json FROM runs WHERE id = ?",
-            (run_id,),
-        )
-        if not found:
+        # By name: a history of an older version (opened read-only, never
+        # upgraded) lacks the newer columns.
+        with _reading(self.path):
+            cursor = self.conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,))
+            found = cursor.fetchone()
+            names = [d[0] for d in cursor.description]
+        if found is None:
             raise UsageError(f"run '{run_id}': no such run in '{self.path}'")
-        row = found[0]
+        row = dict(zip(names, found, strict=True))
         run = RunResult(
-            command=row[2],
-            started=row[0],
-            machine=Fingerprint.from_json(json.loads(row[4])),
-            labs=json.loads(row[6]),
-            clocks=json.loads(row[5]),
-            settings=json.loads(row[7]),
-            calibration=json.loads(row[9]) if row[9] else None,
+            command=row["command"],
+            started=row["started"],
+            machine=Fingerprint.from_json(json.loads(row["machine_json"])),
+            labs=json.loads(row["labs_json"]),
+            clocks=json.loads(row["clock_json"]),
+            settings=json.loads(row["settings_json"]),
+            calibration=json.loads(row["calibration_json"]) if row["calibration_json"] else None,
             run_id=run_id,
-            version=row[1],
-            command_line=row[3],
+            version=row["hotpath_version"],
+            command_line=row["command_line"],
         )
-        run.variants = [_variant_from_json(v) for v in json.loads(row[8])]
+        run.variants = [_variant_from_json(v) for v in json.loads(row["variants_json"])]
+        if row.get("extras_json") is None:  # stored before version 3
+            run.extras_kept = False
+        else:
+            _load_extras(run, json.loads(row["extras_json"]))
         for fig in self._rows("SELECT * FROM figures WHERE run_id = ? ORDER BY rowid", (run_id,)):
             run.figures.append(_figure_from_row(fig))
         return run
 
 
 def _upgrade(conn: sqlite3.Connection) -> None:
-    """Version 1 to 2: the figures' probe and replica columns."""
-    have = {row[1] for row in conn.execute("PRAGMA table_info(figures)")}
+    """An older version to this one: the columns it lacks (ADDED_COLUMNS)."""
     with conn:
-        for name, kind in FIGURE_COLUMNS_V2:
-            if name not in have:
-                conn.execute(f"ALTER TABLE figures ADD COLUMN {name} {kind}")
+        for table in dict.fromkeys(t for t, _, _ in ADDED_COLUMNS):
+            have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
+            for name, kind in ((c, k) for t, c, k in ADDED_COLUMNS if t == table):
+                if name not in have:
+                    conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
         conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+
+
+def _extras(run: RunResult) -> dict[str, Any]:
+    """What a run holds beside its figures and variants: bound models,
+    graphs and each lab's section."""
+    return {
+        "bound_models": {p: m.to_json() for p, m in run.bound_models.items()},
+        "graphs": [g.to_json() for g in run.graphs],
+        "sections": run.sections,
+    }
+
+
+def _load_extras(run: RunResult, doc: dict[str, Any]) -> None:
+    run.bound_models = {
+        p: BoundModel.from_json(p, m) for p, m in doc.get("bound_models", {}).items()
+    }
+    run.graphs = [Graph.from_json(g) for g in doc.get("graphs", [])]
+    run.sections = doc.get("sections", {})
 
 
 def _figure_row(run_id: int, f: FigureResult) -> tuple[Any, ...]:
@@ -466,7 +498,8 @@ def _figure_row(run_id: int, f: FigureResult) -> tuple[Any, ...]:
         f.reason, f.n, f.median, f.min, f.p10, f.p90, f.ci_lo, f.ci_hi, int(f.noisy),
         f.calls_per_sample, pack_samples(f.samples) if f.samples.size else None,
         f.samples_taken, f.kept_fraction, f.min_share, int(f.short),
-        json.dumps(f.replica_medians),
+        json.dumps(f.replica_medians), f.better,
+        json.dumps(f.bound.to_json()) if f.bound is not None else None,
     )  # fmt: skip
 
 
@@ -481,6 +514,8 @@ def _figure_from_row(row: tuple[Any, ...]) -> FigureResult:
         min_share=row[22] if len(row) > 22 else None,
         short=bool(row[23]) if len(row) > 23 else False,
         replica_medians=json.loads(row[24]) if len(row) > 24 and row[24] else [],
+        better=row[25] if len(row) > 25 and row[25] else "lower",
+        bound=Bound.from_json(json.loads(row[26])) if len(row) > 26 and row[26] else None,
     )  # fmt: skip
 
 

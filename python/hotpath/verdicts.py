@@ -31,6 +31,12 @@ from hotpath.errors import UsageError
 DEFAULT_THRESHOLD = 0.02
 FASTER = "faster"
 SLOWER = "slower"
+# Figures that are not times: a rate or a score ("better"/"worse" by the
+# figure's side), or a model's statistic that only moves ("higher"/"lower").
+BETTER, WORSE, HIGHER, LOWER = "better", "worse", "higher", "lower"
+IMPROVED = (FASTER, BETTER)
+REGRESSED = (SLOWER, WORSE)
+SAME = "same value"
 BELOW = "below the threshold"
 WITHIN_UNIT = "within one unit"
 NO_EVIDENCE = "no evidence of a difference"
@@ -42,6 +48,16 @@ MIN_ABS_DIFFERENCE = 1.0
 class Verdict:
     kind: str  # one of the five above
     text: str  # what a table prints: the kind, with the change where it says more
+
+
+def words(better: str, time: bool) -> tuple[str, str]:
+    """What a ratio B/A above 1 and below 1 is called, for a figure whose
+    `better` side is "lower", "higher" or "none" (results.BETTER)."""
+    if better == "lower":
+        return (SLOWER, FASTER) if time else (WORSE, BETTER)
+    if better == "higher":
+        return BETTER, WORSE
+    return HIGHER, LOWER
 
 
 def percent(fraction: float) -> str:
@@ -67,12 +83,15 @@ def decide(
     floor: float | None = None,
     abs_diff: float = math.inf,
     unit: str = "units",
+    up: str = SLOWER,
+    down: str = FASTER,
 ) -> Verdict:
     """The verdict for B/A = `ratio` with its 95% interval `ci`.
 
     With replicas (`floor` None) the interval must exclude 1; for single
     runs it must lie wholly beyond `floor`, this machine's A/A floor, and
-    is then compared with the threshold as replicas' is.
+    is then compared with the threshold as replicas' is. `up` and `down`
+    name a ratio above and below 1 (words()).
     """
     lo, hi = ci
     if any(math.isnan(x) for x in (lo, hi, ratio)):
@@ -82,7 +101,7 @@ def decide(
         if floor is not None and (lo > 1.0 or hi < 1.0):
             return Verdict(
                 NO_EVIDENCE,
-                f"{NO_EVIDENCE}: {change(ratio, ci)} is within this machine's A/A floor "
+                f"{NO_EVIDENCE}: {change(ratio, ci, up, down)} is within this machine's A/A floor "
                 f"({percent(round(floor, 4))})",
             )
         return Verdict(NO_EVIDENCE, NO_EVIDENCE)
@@ -93,8 +112,9 @@ def decide(
             "tells apart",
         )
     if abs(ratio - 1.0) > threshold:
-        return Verdict(SLOWER if ratio > 1.0 else FASTER, SLOWER if ratio > 1.0 else FASTER)
-    return Verdict(BELOW, below(change(ratio, ci), threshold))
+        word = up if ratio > 1.0 else down
+        return Verdict(word, word)
+    return Verdict(BELOW, below(change(ratio, ci, up, down), threshold))
 
 
 def below(changed: str, threshold: float) -> str:

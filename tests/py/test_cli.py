@@ -125,6 +125,15 @@ def test_run_writes_report(cli, tmp_path: Path):
         assert "chains/seed-dead-code-40-even.dot" in (out / "report.md").read_text()
     assert "progress" not in res.err and "csum_partial (2/8): 100%" in res.err
     assert "skb_crc32c_nonlinear (7/8): 100%" in res.err
+    # The history keeps all the page is made from: `report` rebuilds it exactly.
+    again = tmp_path / "again"
+    res = cli("report", "last", "--out", str(again), "--db", str(tmp_path / "h.sqlite"))
+    assert res.status == 0, res.err
+    for name in ("report.md", "report.html"):
+        assert (again / name).read_text() == (out / name).read_text(), name
+    assert sorted(p.name for p in (again / "chains").glob("*")) == sorted(
+        p.name for p in (out / "chains").glob("*")
+    )
 
 
 def test_run_suite_parts(cli, tmp_path: Path):

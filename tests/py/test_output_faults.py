@@ -388,8 +388,8 @@ def _v1_history(cli, db: Path) -> None:
     """A history as version 1 of the schema wrote it."""
     stored_history(cli, db)
     conn = sqlite3.connect(db)
-    for name, _ in store_module.FIGURE_COLUMNS_V2:
-        conn.execute(f"ALTER TABLE figures DROP COLUMN {name}")
+    for table, name, _ in store_module.ADDED_COLUMNS:
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN {name}")
     conn.execute("UPDATE schema_version SET version = 1")
     conn.commit()
     conn.close()

@@ -7,10 +7,11 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hotpath import store as store_module
 from hotpath.errors import StoreError, UsageError
 from hotpath.machine import Fingerprint
 from hotpath.protocol import Failure, Variant
-from hotpath.results import FigureResult, RunResult, VariantResult
+from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult, VariantResult
 from hotpath.store import SCHEMA_VERSION, Store, check_db_path
 
 
@@ -108,3 +109,68 @@ def test_bad_paths(tmp_path: Path, kind: str):
     with pytest.raises(StoreError, match=str(path)):
         check_db_path(path)
     assert not (tmp_path / "afile" / "h.sqlite").exists()
+
+
+def _with_extras(run: RunResult) -> RunResult:
+    """`run` with what the history keeps beside the figures since version 3."""
+    run.figures[0].bound = Bound("ok", 9.0, chain_cycles=9, binds="chain")
+    run.bound_models["csum_partial"] = BoundModel(
+        "csum_partial", "bound", "legend", "latency", (40,), (0,), "40 B", details={"tool": "mca"}
+    )
+    run.graphs.append(Graph("csum", "csum_partial", "ref", 40, 0, "ref, 40 B", "digraph {}"))
+    run.sections["crossing"] = {"kernel": "6.1.0", "notes": ["a note"]}
+    run.figures.append(
+        FigureResult(
+            "avc", "model", "hash", 512, 0, "trace", "count", "ok", median=3.0, better="none"
+        )
+    )
+    return run
+
+
+def test_round_trip_keeps_bounds_graphs_sections(tmp_path: Path):
+    store = Store.open(tmp_path / "h.sqlite")
+    run = _with_extras(make_run())
+    loaded = store.load(store.save(run))
+    assert loaded.extras_kept
+    assert [f.to_json() for f in loaded.figures] == [f.to_json() for f in run.figures]
+    assert (
+        loaded.bound_models["csum_partial"].to_json() == run.bound_models["csum_partial"].to_json()
+    )
+    assert loaded.graphs == run.graphs and loaded.sections == run.sections
+    store.close()
+
+
+@pytest.mark.parametrize("version", [1, 2])
+def test_older_history_upgraded_in_place(tmp_path: Path, version: int):
+    """A history of schema 1 or 2 gains the new columns when next written to;
+    every figure and sample in it is unchanged, and it says it kept no extras."""
+    path = tmp_path / "h.sqlite"
+    store = Store.open(path)
+    old_id = store.save(make_run(replicas=[1.0, 1.01]))
+    before = store.load(old_id)
+    store.close()
+    conn = sqlite3.connect(path)
+    dropped = [(t, c) for t, c, _ in store_module.ADDED_COLUMNS]
+    if version == 2:
+        dropped = dropped[store_module.ADDED_COLUMNS.index(
+            next(c for c in store_module.ADDED_COLUMNS if c[1] == "better")):]  # fmt: skip
+    for table, column in dropped:
+        conn.execute(f"ALTER TABLE {table} DROP COLUMN {column}")
+    conn.execute("UPDATE schema_version SET version = ?", (version,))
+    conn.commit()
+    conn.close()
+    read_only = Store.open(path, create=False).load(old_id)  # read, never upgraded
+    assert not read_only.extras_kept
+    store = Store.open(path)  # a writer upgrades it
+    assert store.conn.execute("SELECT version FROM schema_version").fetchone()[0] == SCHEMA_VERSION
+    after = store.load(old_id)
+    for was, now in zip(before.figures, after.figures, strict=True):
+        was_doc, now_doc = was.to_json(), now.to_json()
+        if version == 1:  # version 1 kept no probe or replica columns
+            for key in ("samples_taken", "kept_fraction", "min_share", "short", "replica_medians"):
+                was_doc.pop(key), now_doc.pop(key)
+        assert was_doc == now_doc
+        assert np.array_equal(was.samples, now.samples)
+    new = store.load(store.save(_with_extras(make_run())))
+    assert new.extras_kept and new.sections["crossing"]["kernel"] == "6.1.0"
+    store.close()

@@ -143,4 +143,4 @@ def test_report_and_compare_html_refuse_bad_input(cli, tmp_path: Path):
     assert res.status == 2 and "--html" in res.err
     res = cli("report", "1", "--out", str(tmp_path / "page"), "--db", db)
     assert res.status == 0 and (tmp_path / "page" / "report.html").is_file()
-    assert "not kept in the history" in (tmp_path / "page" / "report.html").read_text()
+    assert "stored before the history kept" not in (tmp_path / "page" / "report.html").read_text()

@@ -46,7 +46,7 @@ def add_output_options(parser: argparse.ArgumentParser, store: bool = True) -> N
     if store:
         parser.add_argument("--no-store", action="store_true", help="do not save the run")
     fmt = parser.add_mutually_exclusive_group()
-    fmt.add_argument("--json", action="store_true", help="print hotpath.result/1 JSON")
+    fmt.add_argument("--json", action="store_true", help="print hotpath.result/2 JSON")
     fmt.add_argument("--markdown", action="store_true", help="print tables for a commit message")
     parser.add_argument(
         "--noisy-threshold",

@@ -77,7 +77,7 @@ def run(args: argparse.Namespace) -> int:
         check_folder(folder, "report folder", " (--out DIR)")
 
     def write(into: Path) -> None:
-        write_pages(stored, into, from_history=True, threshold=args.threshold)
+        write_pages(stored, into, threshold=args.threshold)
         write_results(stored, into)
 
     write_folder(folder, write)

@@ -7,9 +7,9 @@ lab times with a program of its own); its path is the last line printed.
 The suite's rounds are chosen so the whole run takes well under three
 minutes on a 2-core machine; --quick cuts them further.
 
-The folder and the history row go together: the folder is written in a
-hidden temporary place beside it, the run's row inserted (not committed),
-results.json written with the row's id, the folder moved into place, and
+The folder and the history row go together: the run's row is inserted
+(not committed), the folder written in a hidden temporary place beside it
+with the row's id in its pages and results.json, the folder moved into place, and
 only then the row committed. An interrupt or a failure on the way leaves
 neither (after a failure the run's tables are printed, so nothing measured
 is lost); a row that cannot be written (or an interrupt at its commit)
@@ -135,8 +135,7 @@ def write_and_store(
     store: Store | None = None
     problem = None
     try:
-        write_pages(result, staged.path, extra_labs=extra_labs or [], threshold=args.threshold)
-        if storing(args):
+        if storing(args):  # first: the pages name the run's id
             try:
                 store = Store.open(db_path(args))
                 store.insert(result)
@@ -145,6 +144,7 @@ def write_and_store(
                 if store is not None:
                     store.close()
                     store = None
+        write_pages(result, staged.path, extra_labs=extra_labs or [], threshold=args.threshold)
         write_results(result, staged.path)
         staged.commit()
     except BaseException as err:

@@ -17,7 +17,7 @@ from hotpath.compare import Comparison, FigureComparison, rule_lines
 from hotpath.labs import lab_for
 from hotpath.render.html import STYLE
 from hotpath.results import RunResult, unit_name
-from hotpath.verdicts import BELOW, FASTER, SLOWER
+from hotpath.verdicts import BELOW, HIGHER, IMPROVED, LOWER, REGRESSED
 
 # Ratio at which the colour is full: 2x slower (or twice as fast).
 RATIO_FULL = 2.0
@@ -30,10 +30,13 @@ MACHINE_FIELDS = (
 def ratio_colour(row: FigureComparison) -> str:
     """Green faster, red slower; a pale tint where the difference is below
     the threshold; grey where the evidence shows none (or within one unit)."""
-    if row.verdict not in (FASTER, SLOWER, BELOW):
+    if row.verdict not in (*IMPROVED, *REGRESSED, BELOW, HIGHER, LOWER):
         return "#eeeeee"
     share = min(1.0, abs(math.log(row.ratio)) / math.log(RATIO_FULL))
-    hue = 120 if row.ratio < 1.0 else 0
+    if row.verdict in (HIGHER, LOWER):  # a statistic that moved: neither good nor bad
+        return f"hsl(220, 50%, {92 - 22 * share:.0f}%)"
+    better_lower = row.a.better != "higher"
+    hue = 120 if (row.ratio < 1.0) == better_lower else 0
     if row.verdict == BELOW:
         return f"hsl({hue}, 40%, 94%)"
     return f"hsl({hue}, 60%, {92 - 22 * share:.0f}%)"
@@ -49,18 +52,23 @@ def verdict_lines(cmp: Comparison) -> list[str]:
     rows = cmp.rows
     if not rows:
         return ["no figure is present in both runs"]
-    faster = [r for r in rows if r.verdict == FASTER]
-    slower = [r for r in rows if r.verdict == SLOWER]
+    faster = [r for r in rows if r.verdict in IMPROVED]
+    slower = [r for r in rows if r.verdict in REGRESSED]
     below = [r for r in rows if r.verdict == BELOW]
     same = len(rows) - len(faster) - len(slower) - len(below)
     lines = [
-        f"B is faster in {len(faster)}, slower in {len(slower)}, different by less than the "
+        f"B is faster (better) in {len(faster)}, slower (worse) in {len(slower)}, different "
+        "by less than the "
         f"{cmp.threshold:.1%} threshold in {len(below)} and not shown to differ in {same} of "
         f"{len(rows)} figures present in both runs"
     ]
+
+    def gain(r: FigureComparison) -> float:  # below 1: B is better
+        return r.ratio if r.a.better != "higher" else 1.0 / r.ratio
+
     for word, chosen, pick in (("faster", faster, min), ("slower", slower, max)):
         if chosen:
-            row = pick(chosen, key=lambda r: r.ratio)
+            row = pick(chosen, key=gain)
             lines.append(
                 f"largest {word}: {row.a.primitive} {row.a.variant} {_label(row)} {row.a.mode}: "
                 f"B/A {row.ratio:.3f} (95% interval {row.ratio_ci[0]:.3f}-{row.ratio_ci[1]:.3f})"
