@@ -10,7 +10,7 @@ schema (python/hotpath/schema/result-2.schema.json), the one format that
 """
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -172,6 +172,17 @@ class Graph:
         return cls(**doc)
 
 
+class FigureKey(NamedTuple):
+    """Where a figure sits: what compare matches two runs' figures by (with the unit)."""
+
+    lab: str
+    primitive: str
+    variant: str
+    size: int
+    align: int
+    mode: str  # the engine's mode, or a lab's workload
+
+
 @dataclass
 class FigureResult:
     lab: str
@@ -201,6 +212,30 @@ class FigureResult:
     short: bool = False  # fewer clean samples than the rounds asked for
     replica_medians: list[float] = field(default_factory=list)  # one per process
     better: str = "lower"  # BETTER: which way this figure improves
+
+    @classmethod
+    def from_samples(
+        cls,
+        where: "FigureKey",
+        unit: str,
+        samples: "list[float] | tuple[float, ...] | FloatArray",
+        better: str = "lower",
+    ) -> "FigureResult":
+        """A figure of a lab with its own timing (crossing, tune): the median
+        of `samples`, its bootstrap 95% interval and spread, samples kept."""
+        values = np.asarray(samples, dtype=np.float64)
+        s = summarize(values)
+        return cls(
+            *where, unit=unit, status="ok", n=s.n, median=s.median, min=s.min, p10=s.p10,
+            p90=s.p90, ci_lo=s.ci_lo, ci_hi=s.ci_hi, noisy=s.noisy, samples=values,
+            samples_taken=s.n, kept_fraction=1.0, better=better,
+        )  # fmt: skip
+
+    @classmethod
+    def exact(cls, where: "FigureKey", unit: str, value: float) -> "FigureResult":
+        """A deterministic model's statistic (the AVC model's): no samples, no
+        interval, no better side; compare calls any change real."""
+        return cls(*where, unit=unit, status="ok", n=1, median=value, min=value, better="none")
 
     @property
     def key(self) -> tuple[str, str, str, int, int, str, str]:
