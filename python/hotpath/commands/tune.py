@@ -3,7 +3,7 @@
 
     hotpath tune list | show PROFILE | diff PROFILE
     hotpath tune apply PROFILE [--dry-run] | verify PROFILE | revert
-    hotpath tune evaluate PROFILE [--rounds N] [--per-setting MODE] [--yes]
+    hotpath tune evaluate PROFILE [--rounds N] [--per-setting MODE] [--yes] [--db PATH]
     hotpath tune export PROFILE (--sysctl-d | --tuned) [--output DIR]
 
 --root DIR (default /) works on a copy of /proc/sys and /sys; --state-dir
@@ -90,6 +90,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     _state_option(sub)
     add_security_option(sub)
     evaluate.add_arguments(sub)
+    _history_options(sub)
     sub.set_defaults(handler=evaluate.run)
 
     sub = actions.add_parser("export", help="write the profile as sysctl.d or tuned files")
@@ -114,6 +115,21 @@ def _root_option(parser: argparse.ArgumentParser) -> None:
         metavar="DIR",
         help="the tree holding proc/sys and sys (default /; a copy for tests and dry runs)",
     )
+
+
+def _history_options(parser: argparse.ArgumentParser) -> None:
+    """--db and --no-store, as the measuring commands have them; defined here
+    because hotpath.commands.common loads numpy and matplotlib, which the
+    rest of tune runs without (python -m hotpath.tune)."""
+    parser.add_argument(
+        "--db",
+        type=Path,
+        default=None,
+        metavar="PATH",
+        help="history database the evaluation is stored in, for `hotpath compare` "
+        "(default: $XDG_STATE_HOME/hotpath/history.sqlite)",
+    )
+    parser.add_argument("--no-store", action="store_true", help="do not save the evaluation")
 
 
 def _state_option(parser: argparse.ArgumentParser) -> None:

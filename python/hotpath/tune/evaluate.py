@@ -32,7 +32,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath.errors import UsageError
-from hotpath.tune import profile
+from hotpath.tune import profile, stored
 from hotpath.tune.apply import State, Writer
 from hotpath.tune.options import (
     check_security,
@@ -269,6 +269,9 @@ def run(args: argparse.Namespace) -> int:
     prof = profile.load(args.profile)
     plan = checked_plan(prof, root)
     check_security(prof, plan, args.allow_security_loss)
+    # The history before anything runs: a --db that cannot take the run
+    # stops here (status 2) with no setting changed.
+    db = stored.db_of(args)
     workloads, missing = select(args.workloads, args.command, args.quick)
     for line in missing:
         print(f"warning: workload skipped: {line}", file=sys.stderr)
@@ -292,6 +295,9 @@ def run(args: argparse.Namespace) -> int:
     if is_real_root(root):
         need_privilege(root, "evaluate")
         confirm(args, plan.items)
+    from hotpath.measure import now_utc
+
+    started = now_utc()
     samples, restored = measure(
         state_for(args, root), root, plan.items, prof.name, cfgs, workloads, args
     )
@@ -313,14 +319,17 @@ def run(args: argparse.Namespace) -> int:
     from hotpath.machine import fingerprint
 
     machine = fingerprint()
+    result = stored.build_run(prof.name, args, alpha, machine, started, cfgs, samples, verdicts)
+    problem = stored.store_or_say(result, db)
     if args.json:
-        print(
-            json.dumps(
-                to_json(prof.name, args, alpha, machine.to_json(), samples, verdicts), indent=2
-            )
-        )
+        doc = to_json(prof.name, args, alpha, machine.to_json(), samples, verdicts)
+        print(json.dumps({**doc, "run_id": result.run_id}, indent=2))
     else:
         print(render(prof.name, args, alpha, machine.one_line(), samples, verdicts))
+        if result.run_id is not None:
+            print(f"stored as run {result.run_id} in {db}")
+    if problem is not None:
+        raise stored.not_stored(problem)
     return 0 if restored else 1
 
 

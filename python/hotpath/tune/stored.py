@@ -1,0 +1,199 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath tune evaluate` in the history: one run of the result model.
+
+Figures (lab "tune", primitive the profile's name, mode the workload):
+
+- per configuration (variant "A", "B", "A+setting", "B-setting") and
+  workload: the workload's figures in its own unit (s, GB/s, cycles), with
+  their samples, the better side the workload's;
+- per comparison (variant "OTHER/BASE", "B/A" first): the ratio of medians,
+  unit "ratio", its bootstrap 95% interval, the verdict as its reason, no
+  samples (compare judges it by "intervals").
+
+sections["tune"] keeps what the figures do not: the profile, rounds,
+alpha, threshold, each configuration's knob values, each workload's
+description, and each comparison's p and verdict; render_run() rebuilds the
+text evaluate printed from a stored run.
+
+The numpy-free part of tune never loads this module: evaluate imports it
+when it runs (the model, the store and the statistics need numpy).
+"""
+
+import argparse
+import math
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from hotpath.errors import HotpathError, StoreError
+from hotpath.tune.workloads import Workload
+
+if TYPE_CHECKING:
+    from hotpath.machine import Fingerprint
+    from hotpath.results import RunResult
+    from hotpath.tune.evaluate import Config, Verdict
+
+LAB = "tune"
+COMMAND = "tune evaluate"
+
+
+def db_of(args: argparse.Namespace) -> Path | None:
+    """The history evaluate stores into, checked before anything is measured
+    or changed (StoreError, status 2, when it cannot hold a run); None with
+    --no-store."""
+    if getattr(args, "no_store", False):
+        return None
+    from hotpath.store import check_db_path, default_db_path
+
+    path: Path = getattr(args, "db", None) or default_db_path()
+    check_db_path(path)
+    return path
+
+
+def ratio_variant(base: str, other: str) -> str:
+    return f"{other}/{base}"
+
+
+def build_run(
+    name: str,
+    args: argparse.Namespace,
+    alpha: float,
+    machine: "Fingerprint",
+    started: str,
+    cfgs: "list[Config]",
+    samples: dict[tuple[str, str], list[float]],
+    verdicts: "list[Verdict]",
+) -> "RunResult":
+    """The evaluation as a RunResult: figures per configuration and workload,
+    a ratio figure per comparison, and the lab's section."""
+    from hotpath.results import FigureKey, FigureResult, RunResult
+
+    workloads = list({v.workload.name: v.workload for v in verdicts}.values())
+    run = RunResult(
+        command=COMMAND,
+        started=started,
+        machine=machine,
+        labs=[LAB],
+        command_line=getattr(args, "command_line", ""),
+    )
+    for cfg in cfgs:
+        for w in workloads:
+            run.figures.append(
+                FigureResult.from_samples(
+                    FigureKey(LAB, name, cfg.label, 0, 0, w.name),
+                    w.unit,
+                    samples[(cfg.label, w.name)],
+                    _better(w),
+                )
+            )
+    for v in verdicts:
+        where = FigureKey(LAB, name, ratio_variant(v.base, v.other), 0, 0, v.workload.name)
+        n = min(len(samples[(v.base, v.workload.name)]), len(samples[(v.other, v.workload.name)]))
+        if all(math.isfinite(x) for x in (v.ratio, *v.ci)):
+            fig = FigureResult(
+                *where, unit="ratio", status="ok", reason=v.verdict, n=n, median=v.ratio,
+                ci_lo=v.ci[0], ci_hi=v.ci[1], better=_better(v.workload),
+            )  # fmt: skip
+        else:  # a base median of 0: no ratio to keep
+            fig = FigureResult(
+                *where, unit="ratio", status="n/a", reason=f"no ratio: {v.verdict}", n=n,
+                better=_better(v.workload),
+            )  # fmt: skip
+        run.figures.append(fig)
+    run.settings[name] = {"rounds": args.rounds, "warmup": args.warmup}
+    run.sections[LAB] = {
+        "profile": name,
+        "rounds": args.rounds,
+        "warmup": args.warmup,
+        "per_setting": args.per_setting,
+        "alpha": alpha,
+        "threshold": args.threshold,
+        "configs": [{"label": c.label, "setting": c.setting, "values": c.values} for c in cfgs],
+        "workloads": [
+            {
+                "name": w.name,
+                "unit": w.unit,
+                "figure": w.figure,
+                "lower_is_better": w.lower_is_better,
+            }
+            for w in workloads
+        ],
+        "comparisons": [
+            {
+                "workload": v.workload.name,
+                "base": v.base,
+                "other": v.other,
+                "setting": v.setting,
+                "ratio": v.ratio,
+                "ci": list(v.ci),
+                "p": v.p,
+                "verdict": v.verdict,
+            }
+            for v in verdicts
+        ],
+    }
+    return run
+
+
+def _better(w: Workload) -> str:
+    return "lower" if w.lower_is_better else "higher"
+
+
+def save(run: "RunResult", path: Path) -> None:
+    """Store the run (run.run_id set); StoreError (run_id None) if it cannot be."""
+    from hotpath.store import Store
+
+    store = Store.open(path)
+    try:
+        store.save(run)
+    finally:
+        store.close()
+
+
+def store_or_say(run: "RunResult", path: Path | None) -> str | None:
+    """Save the run into `path` (None: --no-store); what went wrong, in words, or None."""
+    if path is None:
+        return None
+    try:
+        save(run, path)
+    except StoreError as err:
+        return f"the run was not stored: {err}"
+    return None
+
+
+def not_stored(problem: str) -> HotpathError:
+    return HotpathError(f"{problem}; the results are printed above")
+
+
+def render_run(run: "RunResult") -> str:
+    """The text `hotpath tune evaluate` printed, rebuilt from a stored run."""
+    from hotpath.tune import evaluate
+
+    section: dict[str, Any] = run.sections[LAB]
+    name = section["profile"]
+    workloads = {w["name"]: _workload(w) for w in section["workloads"]}
+    labels = {c["label"] for c in section["configs"]}
+    samples = {
+        (f.variant, f.mode): [float(x) for x in f.samples]
+        for f in run.figures
+        if f.lab == LAB and f.variant in labels
+    }
+    verdicts = [_verdict(c, workloads) for c in section["comparisons"]]
+    args = argparse.Namespace(rounds=section["rounds"], threshold=section["threshold"])
+    return evaluate.render(name, args, section["alpha"], run.machine.one_line(), samples, verdicts)
+
+
+def _workload(doc: dict[str, Any]) -> Workload:
+    """A stored workload's description (what render shows; nothing to run)."""
+    return Workload(
+        name=doc["name"], argv=(), unit=doc["unit"], lower_is_better=doc["lower_is_better"],
+        parse=None, program="", package="", figure=doc["figure"],
+    )  # fmt: skip
+
+
+def _verdict(doc: dict[str, Any], workloads: dict[str, Workload]) -> "Verdict":
+    from hotpath.tune.evaluate import Verdict
+
+    return Verdict(
+        workloads[doc["workload"]], doc["base"], doc["other"], doc["ratio"],
+        (doc["ci"][0], doc["ci"][1]), doc["p"], doc["verdict"], doc["setting"],
+    )  # fmt: skip
