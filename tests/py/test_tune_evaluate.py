@@ -231,3 +231,110 @@ def test_a_difference_within_the_threshold_is_said_with_its_size():
     )
     assert evaluate.judge(w, "A", "B", a, b, 0.05, 0.0, None).verdict == "worse"
     assert evaluate.judge(w, "A", "B", a, a, 0.05, 0.02, None).verdict == "no evidence"
+
+
+# The history: evaluate keeps each run, and `hotpath compare` judges two of them.
+
+KINDS = ("faster", "slower", "better", "worse", "higher", "lower", "same value",
+         "below the threshold", "within one unit", "no evidence of a difference")  # fmt: skip
+
+
+def stored_args(tmp_path: Path, root: Path, *extra: str) -> list[str]:
+    """Two workloads (one the knob slows, one it does not), three rounds: the
+    figures are what is checked, never which verdict a busy machine gives."""
+    prof = profile(tmp_path, setting('"vm.fake_delay"', "2"))
+    return evaluate_args(prof, root, 3, sleeper(root), "--command", "quick=true", *extra)
+
+
+def test_two_evaluations_stored_and_compared(cli, tmp_path):
+    from hotpath.store import Store
+    from hotpath.tune import stored
+
+    root = make_root(tmp_path)
+    db = tmp_path / "h.sqlite"
+    first = cli(*stored_args(tmp_path, root, "--db", str(db)))
+    assert first.status == 0, first.err
+    table, tail = first.out.split("stored as run ", 1)
+    assert tail == f"1 in {db}\n"
+    second = cli(*stored_args(tmp_path, root, "--db", str(db), "--json"))
+    assert second.status == 0, second.err
+    doc = second.json()
+    assert doc["schema"] == "hotpath.tune-evaluate/1" and doc["run_id"] == 2
+
+    history = cli("history", "--db", str(db))
+    assert history.status == 0, history.err
+    lines = [line.split() for line in history.out.splitlines()[1:]]
+    assert [(line[0], line[2]) for line in lines] == [("2", "6"), ("1", "6")]  # A, B, B/A x 2
+    assert all("tune evaluate" in " ".join(line) for line in lines)
+
+    # What is kept: each figure in its unit and with its better side, the
+    # lab's section; the printed table comes back from it as it was.
+    store = Store.open(db, create=False)
+    try:
+        run = store.load(1)
+    finally:
+        store.close()
+    assert run.command == "tune evaluate" and run.labs == ["tune"]
+    figs = {(f.variant, f.mode): f for f in run.figures}
+    assert sorted(figs) == sorted((v, m) for v in ("A", "B", "B/A") for m in ("slow", "quick"))
+    assert {(f.primitive, f.lab, f.better) for f in run.figures} == {("test", "tune", "lower")}
+    for mode in ("slow", "quick"):
+        assert figs[("A", mode)].unit == "s" and figs[("A", mode)].samples.size == 3
+        ratio = figs[("B/A", mode)]
+        assert ratio.unit == "ratio" and ratio.samples.size == 0
+        assert ratio.ci_lo <= ratio.median <= ratio.ci_hi
+    section = run.sections["tune"]
+    assert [c["values"] for c in section["configs"]] == [
+        {"vm.fake_delay": "1"},
+        {"vm.fake_delay": "2"},
+    ]
+    assert {c["workload"]: c["verdict"] for c in section["comparisons"]} == {
+        r["workload"]: figs[("B/A", r["workload"])].reason for r in section["comparisons"]
+    }
+    assert stored.render_run(run) + "\n" == table
+
+    res = cli("compare", "1", "2", "--db", str(db), "--json")
+    assert res.status == 0, res.err
+    got = {(f["variant"], f["mode"]): f for f in res.json()["figures"]}
+    assert sorted(got) == sorted(figs)
+    for (variant, _), f in got.items():
+        assert f["unit"] == ("ratio" if variant == "B/A" else "s")
+        assert f["verdict"] in KINDS
+        assert f["method"] == ("intervals" if variant == "B/A" else "single runs")
+
+    # The acceptance: a verdict per workload figure, each in its own unit.
+    res = cli("compare", "last~1", "last", "--db", str(db))
+    assert res.status == 0, res.err
+    rows = [line for line in res.out.splitlines() if line.startswith("test ")]
+    assert len(rows) == 6
+    for (variant, mode), f in got.items():
+        row = next(r for r in rows if r.split()[1:3] == [mode, variant])
+        assert (" x " if variant == "B/A" else " s ") in row
+        assert row.rstrip().endswith(f["verdict_text"]), row
+    assert "units: ratio, s," in res.out
+
+
+def test_bad_db_refused_before_any_setting_changes(cli, tmp_path):
+    root = make_root(tmp_path)
+    before = tree(root)
+    ran = tmp_path / "ran"
+    prof = profile(tmp_path, setting('"vm.fake_delay"', "2"))
+    res = cli(*evaluate_args(prof, root, 3, f"mark=touch {ran}", "--db", str(tmp_path)))
+    assert res.status == 2
+    assert "is a directory" in res.err
+    assert tree(root) == before
+    assert not ran.exists()  # no workload ran
+    assert not (root / "var/lib/hotpath/tune").exists()  # no snapshot taken either
+
+
+def test_no_store_keeps_nothing(cli, tmp_path):
+    root = make_root(tmp_path)
+    db = tmp_path / "h.sqlite"
+    res = cli(*stored_args(tmp_path, root, "--db", str(db), "--no-store"))
+    assert res.status == 0, res.err
+    assert "stored as run" not in res.out
+    assert not db.exists()
+    res = cli(*stored_args(tmp_path, root, "--no-store", "--json"))
+    assert res.status == 0, res.err
+    assert res.json()["run_id"] is None
+    assert not (tmp_path / "home/state/hotpath/history.sqlite").exists()
