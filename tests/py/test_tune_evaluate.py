@@ -282,7 +282,9 @@ def test_two_evaluations_stored_and_compared(cli, tmp_path):
         assert figs[("A", mode)].unit == "s" and figs[("A", mode)].samples.size == 3
         ratio = figs[("B/A", mode)]
         assert ratio.unit == "ratio" and ratio.samples.size == 0
-        assert ratio.ci_lo <= ratio.median <= ratio.ci_hi
+        comparison = next(c for c in run.sections["tune"]["comparisons"] if c["workload"] == mode)
+        assert (ratio.median, [ratio.ci_lo, ratio.ci_hi]) == (comparison["ratio"], comparison["ci"])
+        assert ratio.median == figs[("B", mode)].median / figs[("A", mode)].median
     section = run.sections["tune"]
     assert [c["values"] for c in section["configs"]] == [
         {"vm.fake_delay": "1"},
