@@ -340,3 +340,21 @@ def test_no_store_keeps_nothing(cli, tmp_path):
     assert res.status == 0, res.err
     assert res.json()["run_id"] is None
     assert not (tmp_path / "home/state/hotpath/history.sqlite").exists()
+
+
+def test_a_failed_store_still_prints_the_evaluation(cli, tmp_path, monkeypatch):
+    from hotpath.errors import StoreError
+    from hotpath.tune import stored
+
+    def refuse(run, path):
+        raise StoreError(f"database '{path}' cannot be written (disk full)")
+
+    monkeypatch.setattr(stored, "save", refuse)
+    root = make_root(tmp_path)
+    before = tree(root)
+    res = cli(*stored_args(tmp_path, root, "--db", str(tmp_path / "h.sqlite")))
+    assert res.status == 1
+    assert "verdict" in res.out and "stored as run" not in res.out
+    assert "the run was not stored: database" in res.err
+    assert "the results are printed above" in res.err
+    assert tree(root) == before
