@@ -6,7 +6,8 @@ The noise: this machine's A/A evidence, the replica medians of identical
 runner processes its history keeps (Store.replicated_figures, Emerald
 Rapids under KVM, 2026-11-26: 380 replicated figures), have a relative
 standard deviation of 0.26% at the median and 0.97% at the 95th percentile;
-twelve separate runs of one user variant (docs/trend.md) spread 0.3%.
+eleven separate runs of `hotpath csum --repeat 3` (docs/trend.md) spread
+0.24% to 0.70% across their eight figures.
 The series here take 1%, the 95th percentile, rounded up. A statistics
 test with a fixed seed, not a timing test: it never measures anything.
 """
@@ -134,6 +135,12 @@ def test_one_slower_run_is_marked(cli, tmp_path):
     assert "core cycles" in table.out and f"run {ids[6]} (" in table.out
     assert table.out.count("outlier: +7.") == 1  # 8% over the mean, 7.4% over the median
     assert "change points: none" in table.out
+    listed = cli("trend", "--db", str(db), "--all")
+    assert "no figure has a change point" in listed.out
+    assert f"256 B, align 0, latency: run {ids[6]} +7." in listed.out
+    assert "rfc1071-ref" not in listed.out
+    doc = cli("trend", "--db", str(db), "--all", "--json").json()
+    assert doc["figures"] == [] and len(doc["outlying"]) == 2  # 64 and 256 bytes
 
 
 def test_slower_build_from_a_run_on_is_a_change_point(cli, tmp_path):

@@ -15,6 +15,7 @@ import json
 import math
 import sys
 from pathlib import Path
+from typing import Any
 
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.commands.report import write_folder
@@ -123,10 +124,11 @@ def run(args: argparse.Namespace) -> int:
     history = read_history(path, args.machine)
     check_selection(history, selection)
     keys = figure_keys(history, selection)
+    outlying: list[Trend] = []
     if args.all:
-        trends = [trend(history, key, args.by, settings) for key in keys]
-        trends = [t for t in trends if t.changes]
-        trends.sort(key=lambda t: -t.largest())
+        every = [trend(history, key, args.by, settings) for key in keys]
+        trends = sorted((t for t in every if t.changes), key=lambda t: -t.largest())
+        outlying = [t for t in every if t.outliers and not t.changes]
     else:
         if len(keys) != 1:
             raise UsageError(_ambiguous(selection, keys, history))
@@ -135,7 +137,7 @@ def run(args: argparse.Namespace) -> int:
         folder: Path = args.html
         write_folder(folder, lambda into: _write_page(into / PAGE, history, trends, settings))
     if args.json:
-        doc = {
+        doc: dict[str, Any] = {
             "schema": TREND_SCHEMA,
             "db": str(path),
             "machine_key": history.machine_key,
@@ -145,9 +147,11 @@ def run(args: argparse.Namespace) -> int:
             "method": settings.to_json(),
             "figures": [t.to_json() for t in trends],
         }
+        if args.all:
+            doc["outlying"] = [t.to_json() for t in outlying]  # outliers, no change point
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     elif args.all:
-        _print_all(history, trends, settings, args.by)
+        _print_all(history, trends, outlying, settings, args.by)
     else:
         _print_one(trends[0], settings)
     if args.html is not None:
@@ -240,19 +244,29 @@ def _print_one(t: Trend, settings: Settings) -> None:
             )
 
 
-def _print_all(history: History, trends: list[Trend], settings: Settings, by: str) -> None:
+def _print_all(
+    history: History, trends: list[Trend], outlying: list[Trend], settings: Settings, by: str
+) -> None:
     runs = len(history.runs)
     print(f"machine: {history.machine} [key {history.machine_key}], {runs} runs ordered by {by}")
     print(_method_line(settings))
     if not trends:
         print("no figure has a change point")
-        return
-    print(f"{len(trends)} figure(s) with a change point, largest first:")
-    print()
+    else:
+        print(f"{len(trends)} figure(s) with a change point, largest first:")
+        print()
     for t in trends:
         print(f"{t.label()} ({unit_name(t.unit)}, {len(t.points)} runs)")
         for n in sorted(range(len(t.changes)), key=lambda n: -abs(t.changes[n].magnitude)):
             print(f"  {_change_text(t, n)}")
+    if outlying:
+        print()
+        print(f"{len(outlying)} figure(s) without a change point but with outlying runs:")
+        for t in outlying:
+            runs_text = ", ".join(
+                f"run {t.points[o.index].run_id} {_pct(o.deviation)}" for o in t.outliers
+            )
+            print(f"  {t.label()}: {runs_text}")
 
 
 # ---------------------------------------------------------------- HTML
