@@ -284,16 +284,19 @@ def _svg(t: Trend) -> str:
     fig, ax = plt.subplots(figsize=(8, 3.2))
     try:
         ax.plot(xs, ys, marker="o", markersize=4, linewidth=1, color="#1f4e79", label="median")
-        lows = [p.ci_lo if p.ci_lo is not None else p.median for p in t.points]
-        highs = [p.ci_hi if p.ci_hi is not None else p.median for p in t.points]
-        ax.fill_between(xs, lows, highs, color="#1f4e79", alpha=0.15, linewidth=0)
+        below = [p.median - p.ci_lo if p.ci_lo is not None else 0.0 for p in t.points]
+        above = [p.ci_hi - p.median if p.ci_hi is not None else 0.0 for p in t.points]
+        ax.errorbar(xs, ys, yerr=[below, above], linestyle="none", color="#1f4e79", alpha=0.5,
+                    capsize=2, linewidth=0.8, label="95% CI of the run's median")  # fmt: skip
         bounds = [0, *[c.index for c in t.changes], len(t.points)]
         skip = {o.index for o in t.outliers}
         for lo, hi in itertools.pairwise(bounds):
             kept = [ys[i] for i in range(lo, hi) if i not in skip]
             if kept:
                 mean = sum(kept) / len(kept)
-                ax.plot([lo + 0.6, hi + 0.4], [mean, mean], color="#888888", linewidth=2)
+                label = "segment mean" if lo == 0 else None
+                ax.plot([lo + 0.6, hi + 0.4], [mean, mean], color="#888888", linewidth=2,
+                        label=label)  # fmt: skip
         for c in t.changes:
             ax.axvline(c.index + 0.5, color="#c0392b", linestyle="--", linewidth=1.2)
             ax.annotate(
