@@ -14,6 +14,7 @@ See docs/labs/avc.md.
 import argparse
 from pathlib import Path
 
+from hotpath import measure
 from hotpath.errors import UsageError
 from hotpath.inputs import ascii_int, shown
 from hotpath.labs import avc_recommend, avc_seed_table, avc_stats
@@ -98,6 +99,12 @@ def alternate(args: argparse.Namespace) -> int | None:
     if not asked:
         if args.trace is not None:
             raise UsageError(f"--trace '{args.trace}': allowed only with --stats or --recommend")
+        if args.sizes is not None:
+            # The timed lookups take the node counts --stats takes (their
+            # registry refuses others): refused here, before anything runs,
+            # not each figure "n/a" and exit 0.
+            known = measure.listing(measure.get_runner())
+            avc_stats.node_counts(known, args.sizes, ())
         return None
     if len(asked) > 1:
         raise UsageError("one of --stats, --seed-table, --recommend at a time")

@@ -8,6 +8,10 @@ seed sampled /sys/fs/selinux/avc/hash_stats, and reports the means beside
 what a perfectly random hash gives for as many entries (the limit). With
 one hash and one size it also prints hash_stats and cache_stats as the
 kernel would.
+
+Each run is kept in the history (--db; not with --no-store) as exact
+figures, one per statistic (hotpath.labs.avc_stored), so `hotpath compare`
+works on two of them.
 """
 
 import argparse
@@ -18,7 +22,10 @@ from typing import Any
 from hotpath import measure
 from hotpath.errors import RunnerError, UsageError
 from hotpath.inputs import MAX_SIZE, parse_names, parse_sizes
-from hotpath.protocol import Listing
+from hotpath.labs import avc_stored
+from hotpath.machine import fingerprint
+from hotpath.protocol import Listing, parse_cpu
+from hotpath.results import RunResult
 from hotpath.runner import invoke
 
 PRIMITIVE = "avc_lookup"
@@ -112,13 +119,48 @@ def check_runs(runs: int) -> int:
     return runs
 
 
+def settings(args: argparse.Namespace, slots: int) -> dict[str, Any]:
+    """The inputs of a --stats run, as its history row keeps them."""
+    return {
+        "slots": slots,
+        "checks": args.checks,
+        "runs": args.runs,
+        "samples": DEFAULT_SAMPLES,
+        "workload": "synthetic" if args.trace is None else "trace",
+        "trace": str(args.trace.resolve()) if args.trace is not None else None,
+    }
+
+
+def to_run(args: argparse.Namespace, slots: int, doc: dict[str, Any]) -> RunResult:
+    cpu = doc.get("cpu")
+    machine = fingerprint(cpu=parse_cpu(cpu) if isinstance(cpu, dict) else None)
+    command_line = getattr(args, "command_line", "")
+    return avc_stored.to_run(doc, settings(args, slots), command_line, machine, measure.now_utc())
+
+
 def run(args: argparse.Namespace, slots: int) -> int:
-    """--stats (alternate() has checked --checks)."""
+    """--stats (alternate() has checked --checks): the table, kept in the history."""
+    # Late: hotpath.commands.common imports hotpath.labs, which imports this lab.
+    from hotpath.commands.common import check_common, db_path, deliver
+
     check_runs(args.runs)
+    check_common(args)  # the history can be written, before anything runs
     doc = analyses(args, slots)
-    if getattr(args, "json", False):
-        out = {"schema": "hotpath.avc-stats/1", "slots": slots, "analyses": doc["analyses"]}
-        sys.stdout.write(json.dumps(out, indent=2) + "\n")
-    else:
+    result = to_run(args, slots, doc)
+
+    def show() -> None:
+        if getattr(args, "json", False):
+            out = {
+                "schema": avc_stored.SCHEMA,
+                "slots": slots,
+                "run_id": result.run_id,
+                "analyses": doc["analyses"],
+            }
+            sys.stdout.write(json.dumps(out, indent=2) + "\n")
+            return
         sys.stdout.write(render(doc, slots))
+        if result.run_id is not None:
+            sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
+
+    deliver(args, result, show)
     return 0
