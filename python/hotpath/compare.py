@@ -372,7 +372,7 @@ def render(cmp: Comparison) -> str:
             evidence = row.method
         lines.append(
             f"{f.primitive:<14} {f.mode:<10} {f.variant:<18} {f.size:>7} {f.align:>5} "
-            f"{_number(row.a.median):>6} {unit:<4} {_number(row.b.median):>6} {unit:<4} "
+            f"{_number(row.a.median):>9} {unit:<4} {_number(row.b.median):>9} {unit:<4} "
             f"{row.ratio:>6.3f} {row.ratio_ci[0]:>6.3f}-{row.ratio_ci[1]:<6.3f} "
             f"{evidence:>14}  {row.verdict_text}"
         )

@@ -85,6 +85,8 @@ def _plot_into(run: RunResult, folder: Path, written: list[Path]) -> None:
         if not series:
             continue
         lab = lab_for(lab_name)
+        if lab is None or not lab.plotted:  # tune evaluate's workloads: no size axis
+            continue
         per_byte = lab.sizes_are_bytes if lab else False
         unit = unit_name(figures[0].unit)
         panels = 2 if per_byte else 1

@@ -8,7 +8,6 @@ as PNG and SVG, and each chain graph's Graphviz source in chains/.
 """
 
 import json
-from collections.abc import Sequence
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -36,7 +35,6 @@ def check_folder(folder: Path, label: str = "--out", hint: str = "") -> None:
 def write_pages(
     run: RunResult,
     folder: Path,
-    extra_labs: Sequence[summary.LabSummary] = (),
     threshold: float = 0.0,
 ) -> list[Path]:
     """The report without results.json: report.md, report.html, plots/, chains/.
@@ -49,7 +47,7 @@ def write_pages(
     calibration = calibration_from_json(run.calibration) if run.calibration else None
     calib_text = render_calibration(calibration) if calibration else []
     md = ["# hotpath report", "", f"{run.started}, hotpath {run.version}: `{run.command_line}`", ""]
-    found = summary.summarize_run(run, extra_labs, threshold)
+    found = summary.summarize_run(run, threshold)
     md.extend(summary.render_markdown(found))
     warnings = [*run.machine.warnings(), *run.variant_warnings()]
     md.extend(["", *(f"- warning: {w}" for w in warnings)] if warnings else [])
@@ -74,7 +72,13 @@ def write_pages(
         ),
         encoding="utf-8",
     )
-    return files + plots + [path for _, path in graphs]
+    own = [
+        path
+        for name in run.labs
+        if (lab := lab_for(name)) is not None and lab.write_files is not None
+        for path in lab.write_files(run, folder)
+    ]
+    return files + plots + [path for _, path in graphs] + own
 
 
 # A run stored before the history kept bounds and chain graphs (schema 3).

@@ -45,6 +45,7 @@ UNITS: dict[str, Unit] = {
     "ticks": Unit("TSC ticks", "tick", True, 1.0),
     "ns": Unit("ns of wall clock", "ns", True),
     "ns/op": Unit("ns per operation", "ns/op", True),
+    "s": Unit("seconds of wall clock", "s", True),
     "ratio": Unit("ratio", "x", False),
     "count": Unit("count", "n", False),
     "percent": Unit("percent", "%", False),

@@ -93,6 +93,17 @@ def default_db_path() -> Path:
     return state / "hotpath" / "history.sqlite"
 
 
+def db_path(args: Any) -> Path:
+    """The history a command's --db names, else the default one."""
+    path: Path | None = getattr(args, "db", None)
+    return path if path is not None else default_db_path()
+
+
+def storing(args: Any) -> bool:
+    """Whether a command keeps its run (no --no-store)."""
+    return not getattr(args, "no_store", False)
+
+
 def pack_samples(samples: np.ndarray) -> bytes:
     return zlib.compress(np.asarray(samples, dtype="<f8").tobytes())
 

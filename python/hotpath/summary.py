@@ -27,7 +27,6 @@ Every format (terminal, Markdown, HTML) renders the same RunSummary.
 
 import math
 from collections import Counter
-from collections.abc import Sequence
 from dataclasses import dataclass
 
 from hotpath import seedtables
@@ -455,13 +454,11 @@ def summarize_lab(run: RunResult, lab_name: str, threshold: float = 0.0) -> LabS
     return summary
 
 
-def summarize_run(
-    run: RunResult, extra: Sequence[LabSummary] = (), threshold: float = 0.0
-) -> RunSummary:
-    """The run's labs, then `extra`: labs that time with a program of their
-    own beside the run (the crossing lab's quick suite in `hotpath run`).
-    `threshold` (--threshold): a change the intervals show but within it is
-    counted "below the threshold" in the kernel's lines, not faster/slower."""
+def summarize_run(run: RunResult, threshold: float = 0.0) -> RunSummary:
+    """Each of the run's labs: the engine labs' summary, or the lab's own
+    (Lab.summarize: the crossing lab's). `threshold` (--threshold): a change
+    the intervals show but within it is counted "below the threshold" in the
+    kernel's lines, not faster/slower."""
     labs = [lab for lab in run.labs if lab != "calibrate"]
     state = state_lines(run)
     if threshold:
@@ -469,8 +466,12 @@ def summarize_run(
             f"threshold {percent(threshold)} (--threshold): a difference the intervals show "
             "but within it is said as below the threshold, not faster or slower"
         )
-    found = [summarize_lab(run, lab, threshold) for lab in labs]
-    return RunSummary(state, [*found, *extra])
+    found = []
+    for name in labs:
+        lab = lab_for(name)
+        own = lab.summarize if lab is not None else None
+        found.append(own(run) if own is not None else summarize_lab(run, name, threshold))
+    return RunSummary(state, found)
 
 
 def render_lines(summary: RunSummary) -> list[str]:

@@ -16,9 +16,12 @@ import pytest
 
 from hotpath.errors import RunnerError
 from hotpath.labs import crossing_report as report
-from hotpath.labs import crossing_run, crossing_vm
+from hotpath.labs import crossing_run, crossing_stored, crossing_vm
 from hotpath.labs.crossing import Workload
 from hotpath.labs.crossing_results import parse_module_results, parse_user_run
+from hotpath.machine import fingerprint
+from hotpath.results import RunResult
+from hotpath.store import Store
 
 ROOT = Path(__file__).resolve().parents[2]
 PROGRAM = ROOT / os.environ.get("HOTPATH_BUILD", "build") / "hotpath-crossing-static"
@@ -381,13 +384,57 @@ def test_host_user_paths(cli, program, tmp_path):
     assert "one system call (getppid" in text and "mitigations (host kernel" in text
 
 
-def test_run_suite_part(program, tmp_path, capsys):
+def test_runs_kept_and_compared_per_path_in_ns(cli, program, tmp_path):
+    """Two crossing runs in the history; compare gives a verdict per path in ns,
+    and the report a run holds is the one it printed."""
+    db = str(tmp_path / "h.sqlite")
+    args = ("crossing", "--count", "16", "--iterations", "5", "--db", db)
+    first = cli(*args)
+    assert first.status == 0, first.err
+    assert f"stored as run 1 in {db}" in first.out
+    assert cli(*args).status == 0
+    assert "crossing --count 16" in cli("history", "--db", db).out
+    res = cli("compare", "1", "2", "--db", db)
+    assert res.status == 0, res.err
+    assert "ns of wall clock" in res.out
+    doc = cli("compare", "1", "2", "--db", db, "--json").json()
+    rows = {(f["primitive"], f["variant"], f["unit"]): f for f in doc["figures"]}
+    assert ("file_write", "write", "ns") in rows and ("syscall", "getppid", "ns") in rows
+    assert all(f["mode"] == "16 writes" for f in doc["figures"] if f["primitive"] == "file_write")
+    assert all(f["verdict"] for f in doc["figures"])
+    ratio = [f for f in doc["figures"] if f["unit"] == "ratio"]
+    assert ratio and all(f["variant"].startswith("write/") for f in ratio)
+    # The stored run rebuilds the report it printed.
+    store = Store.open(Path(db), create=False)
+    rebuilt = crossing_stored.from_run(store.load(1))
+    store.close()
+    assert rebuilt is not None
+    printed = first.out.split("stored as run")[0]
+    assert report.render_text(rebuilt) == printed
+
+
+def test_no_store_and_bad_db(cli, program, tmp_path):
+    db = tmp_path / "h.sqlite"
+    assert cli("crossing", "--count", "8", "--iterations", "3", "--no-store",
+               "--db", str(db)).status == 0  # fmt: skip
+    assert not db.exists()
+    res = cli("crossing", "--count", "8", "--iterations", "3", "--db", str(tmp_path))
+    assert res.status == 2 and "is a directory" in res.err and res.out == ""
+
+
+def test_run_suite_part(program, tmp_path):
+    """`hotpath run`'s share: its figures join the run, its files come from the run."""
     part = crossing_run.suite_part(quick=True)
     assert part.result is not None and part.problem is None
-    part.save(tmp_path)
-    assert "crossing: " in capsys.readouterr().out
+    assert part.line(tmp_path).startswith("crossing: ")
+    run = RunResult("run", "2026-01-01T00:00:00+00:00", fingerprint(), labs=["csum"])
+    crossing_stored.add_to(run, part.result)
+    assert run.labs == ["csum", "crossing"] and run.sections["crossing"]["count"] == 1024
+    crossing_stored.write_files(run, tmp_path)
     assert json.loads((tmp_path / "crossing.json").read_text())["paths"][0]["name"] == "write"
     assert "| write |" in (tmp_path / "crossing.md").read_text()
+    summary = crossing_stored.lab_summary(run)
+    assert summary.lab == "crossing" and summary.findings
 
 
 def test_a_fresh_folder_removes_those_whose_hotpath_is_gone(tmp_path, monkeypatch):

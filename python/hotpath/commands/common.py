@@ -28,7 +28,7 @@ from hotpath.render import markdown, text
 from hotpath.results import RunResult
 from hotpath.runner import Runner, repo_root
 from hotpath.stats import DEFAULT_NOISY_FRACTION
-from hotpath.store import Store, check_db_path, default_db_path
+from hotpath.store import Store, check_db_path, db_path, storing
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
@@ -68,11 +68,6 @@ def add_repeat_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def db_path(args: argparse.Namespace) -> Path:
-    path: Path | None = getattr(args, "db", None)
-    return path if path is not None else default_db_path()
-
-
 def check_common(args: argparse.Namespace) -> None:
     """Validate the shared options before anything runs."""
     threshold = getattr(args, "noisy_threshold", DEFAULT_NOISY_FRACTION)
@@ -87,10 +82,6 @@ def check_plot(args: argparse.Namespace) -> None:
     plot: Path | None = getattr(args, "plot", None)
     if plot is not None:
         check_folder(plot, "--plot")
-
-
-def storing(args: argparse.Namespace) -> bool:
-    return not getattr(args, "no_store", False)
 
 
 def store_run(args: argparse.Namespace, run: RunResult) -> None:

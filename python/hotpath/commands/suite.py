@@ -3,7 +3,8 @@
 
 The folder (default ./hotpath-report-<UTC timestamp>/) holds report.md,
 report.html, results.json and plots/ (and crossing.md/.json: the crossing
-lab times with a program of its own); its path is the last line printed.
+lab times with a program of its own, its figures kept in the run like the
+others'); its path is the last line printed.
 The suite's rounds are chosen so the whole run takes well under three
 minutes on a 2-core machine; --quick cuts them further.
 
@@ -34,7 +35,7 @@ from hotpath.commands.lab import own_sizes
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat
-from hotpath.labs import ALL_LABS, crossing_report, crossing_run, enrich
+from hotpath.labs import ALL_LABS, crossing_run, crossing_stored, enrich
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult
@@ -104,10 +105,11 @@ def run(args: argparse.Namespace) -> int:
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
     crossing = crossing_run.suite_part(args.quick)  # its own program, not the runner
-    extra = [crossing_report.lab_summary(crossing.result)] if crossing.result else []
-    stored = write_and_store(args, result, folder, extra)
-    crossing.save(folder)
-    print("\n".join(summary.render_lines(summary.summarize_run(result, extra, args.threshold))))
+    if crossing.result is not None:
+        crossing_stored.add_to(result, crossing.result)
+    stored = write_and_store(args, result, folder)
+    print(crossing.line(folder))
+    print("\n".join(summary.render_lines(summary.summarize_run(result, args.threshold))))
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")
     wrong = result.wrong_variants()
@@ -123,7 +125,6 @@ def write_and_store(
     args: argparse.Namespace,
     result: RunResult,
     folder: Path,
-    extra_labs: list[summary.LabSummary] | None = None,
 ) -> str | None:
     """The report folder, then the history row (module docstring); returns why
     the row could not be written, if it could not. A report that cannot be
@@ -144,7 +145,7 @@ def write_and_store(
                 if store is not None:
                     store.close()
                     store = None
-        write_pages(result, staged.path, extra_labs=extra_labs or [], threshold=args.threshold)
+        write_pages(result, staged.path, threshold=args.threshold)
         write_results(result, staged.path)
         staged.commit()
     except BaseException as err:

@@ -16,9 +16,10 @@ file, 100 x 1024 writes of 1 KiB zeros, close; 128 iterations.
 The lab has no runner primitives: its timing is a program of its own
 (c/crossing/tool/main.c) because a kernel crossing cannot be timed in the
 engine's 10-microsecond bursts. So the engine's options (--sizes, --modes,
---with, ...) are refused here, and the run is not kept in the history:
-the result schema (hotpath.result/1) has no unit for "ns per iteration,
-wall clock". --json prints hotpath.crossing-report/1 instead.
+--with, ...) are refused here. The run is kept in the history like any
+other (hotpath.labs.crossing_stored: figures in ns of wall clock), so
+`hotpath compare` gives a verdict per path. --json prints
+hotpath.crossing-report/1.
 """
 
 import argparse
@@ -30,8 +31,10 @@ from pathlib import Path
 
 from hotpath.errors import UsageError
 from hotpath.inputs import ascii_int, shown
+from hotpath.labs import crossing_stored
 from hotpath.labs.lab import Lab, Suite
 from hotpath.stats import DEFAULT_NOISY_FRACTION
+from hotpath.store import check_db_path, db_path, storing
 
 USER_PATHS = ("write", "pwrite", "writev", "io_uring")
 KERNEL_PATH = "kernel_write"
@@ -60,7 +63,7 @@ ENGINE_OPTIONS: tuple[tuple[str, str, object], ...] = (
     ("variants", "--variants", None), ("primitive", "--primitive", None),
     ("cpu", "--cpu", None), ("with_", "--with", []), ("with_cflags", "--with-cflags", ""),
     ("unit", "--unit", "cycles"), ("plot", "--plot", None), ("repeat", "--repeat", 1),
-    ("db", "--db", None), ("noisy_threshold", "--noisy-threshold", DEFAULT_NOISY_FRACTION),
+    ("noisy_threshold", "--noisy-threshold", DEFAULT_NOISY_FRACTION),
 )  # fmt: skip
 # Shown in --help with this lab's meaning instead of the engine's.
 OWN_HELP = {
@@ -74,8 +77,9 @@ DESCRIPTION = (
     "pwrite(), writev() and io_uring, and with --kernel through kernel_write() from a "
     "module; each path's file checked before it is timed; per path the median ns per "
     "iteration with its 95% CI and the speed-up over write(); the price of one system "
-    "call beside the kernel's mitigations. Not kept in the history (its unit is ns per "
-    "iteration). Exit status 1 when a path is WRONG or failed, 2 on bad input."
+    "call beside the kernel's mitigations. Kept in the history (--db, --no-store): "
+    "`hotpath compare` gives a verdict per path in ns. Exit status 1 when a path is WRONG "
+    "or failed, 2 on bad input."
 )
 
 
@@ -177,7 +181,8 @@ def refuse_engine_options(args: argparse.Namespace) -> None:
         if getattr(args, attr, default) != default:
             raise UsageError(
                 f"{flag}: not an option of hotpath crossing; allowed: --kernel, --chunk, "
-                "--count, --iterations, --dir, --paths, --time-limit (vm), --json, --markdown"
+                "--count, --iterations, --dir, --paths, --time-limit (vm), --json, --markdown, "
+                "--db, --no-store"
             )
     if args.rounds != LAB.default_rounds:
         raise UsageError(f"--rounds '{args.rounds}': not an option of hotpath crossing; "
@@ -187,7 +192,7 @@ def refuse_engine_options(args: argparse.Namespace) -> None:
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     # The lab command's shared options are the engine's; hide those this lab
     # refuses (refuse_engine_options) and say what the others mean here.
-    hidden = {attr for attr, _, _ in ENGINE_OPTIONS} | {"rounds", "no_store"}
+    hidden = {attr for attr, _, _ in ENGINE_OPTIONS} | {"rounds"}
     for action in parser._actions:
         if action.dest in hidden:
             action.help = argparse.SUPPRESS
@@ -234,6 +239,8 @@ def alternate(args: argparse.Namespace) -> int:
 
     refuse_engine_options(args)
     work = check_workload(args)
+    if storing(args):  # before anything runs: a bad --db changes nothing
+        check_db_path(db_path(args))
     if args.kernel == "vm":
         if args.dir is not None:
             raise UsageError(
@@ -260,4 +267,7 @@ LAB = Lab(
     show_align=False,
     add_arguments=add_arguments,
     alternate=alternate,
+    summarize=crossing_stored.lab_summary,
+    write_files=crossing_stored.write_files,
+    plotted=False,
 )

@@ -66,6 +66,8 @@ class SyscallFigure:
     ticks_per_cycle: tuple[float, ...]
     calls_per_block: int
     blocks: int
+    ns_per_call: tuple[float, ...] = ()  # per block: the samples behind `ns`
+    ticks_per_call: tuple[float, ...] = ()
 
     @property
     def cycles(self) -> float | None:
@@ -112,6 +114,12 @@ def path_figures(user: UserRun, module: PathFigure | None) -> list[PathFigure]:
     ]
     if module is not None:
         bare.append(module)
+    return with_speedups(bare)
+
+
+def with_speedups(bare: list[PathFigure]) -> list[PathFigure]:
+    """Paths as measured (samples only) with their summaries and speed-ups
+    over write(); also how a stored run's paths are rebuilt."""
     write = next((p for p in bare if p.name == BASELINE and p.status == "ok"), None)
     out = []
     for p in bare:
@@ -146,12 +154,31 @@ def syscall_figure(user: UserRun) -> SyscallFigure | None:
     sys = user.syscall
     if not sys.ns:
         return None
+    return syscall_from(
+        tuple(sys.per_call_ns()),
+        tuple(sys.per_call_ticks()),
+        sys.ticks_per_cycle,
+        sys.calls_per_block,
+    )
+
+
+def syscall_from(
+    ns_per_call: tuple[float, ...],
+    ticks_per_call: tuple[float, ...],
+    ticks_per_cycle: tuple[float, ...],
+    calls_per_block: int,
+) -> SyscallFigure | None:
+    """The getppid() figure from its blocks' per-call ns and ticks."""
+    if not ns_per_call or not ticks_per_call:
+        return None
     return SyscallFigure(
-        ns=summarize(sys.per_call_ns()),
-        ticks=summarize(sys.per_call_ticks()),
-        ticks_per_cycle=sys.ticks_per_cycle,
-        calls_per_block=sys.calls_per_block,
-        blocks=len(sys.ns),
+        ns=summarize(ns_per_call),
+        ticks=summarize(ticks_per_call),
+        ticks_per_cycle=ticks_per_cycle,
+        calls_per_block=calls_per_block,
+        blocks=len(ns_per_call),
+        ns_per_call=ns_per_call,
+        ticks_per_call=ticks_per_call,
     )
 
 

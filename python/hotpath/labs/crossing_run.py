@@ -19,11 +19,14 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from hotpath.commands.common import db_path, deliver
 from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.labs import crossing_report as report
+from hotpath.labs import crossing_stored as stored
 from hotpath.labs.crossing import DEFAULT_PARENT, USER_PATHS, Workload
 from hotpath.labs.crossing_results import ModuleRun, UserRun, parse_module_results, parse_user_run
 from hotpath.machine import fingerprint
+from hotpath.measure import now_utc
 from hotpath.runner import build_dir, repo_root
 
 PROGRAM = "hotpath-crossing-static"
@@ -32,10 +35,6 @@ SYSCALL_BLOCKS = 200
 SYSCALL_CALLS = 1000
 DATA_FILE = "hotpath-crossing.data"  # the program's file in --dir
 MODULE_FILE = "hotpath-crossing.kdata"  # the module's
-NOT_STORED = (
-    "not stored in the history: its schema (hotpath.result/1) has no unit for "
-    f"'{report.UNIT}'; use --json to keep the figures"
-)
 # Where `--kernel host` looks for the running kernel's build tree; a test
 # points it at a fake folder.
 MODULES_ROOT_ENV = "HOTPATH_MODULES_ROOT"
@@ -128,6 +127,10 @@ def alive(pid: int) -> bool:
     return True
 
 
+def _tsc(user: UserRun) -> float | None:
+    return user.tsc_hz if user.tsc_hz > 0 else None
+
+
 def build_report(
     where: str,
     user: UserRun,
@@ -135,11 +138,10 @@ def build_report(
     notes: list[str],
     machine: str | None = None,
 ) -> report.CrossingReport:
-    tsc = user.tsc_hz if user.tsc_hz > 0 else None
     return report.CrossingReport(
         where=where,
         kernel=user.kernel,
-        machine=machine or fingerprint(tsc_hz=tsc).one_line(),
+        machine=machine or fingerprint(tsc_hz=_tsc(user)).one_line(),
         fs_type=user.fs_type,
         dir=user.dir,
         chunk=user.chunk,
@@ -166,6 +168,19 @@ def status(result: report.CrossingReport) -> int:
     return 1 if any(p.status in ("wrong", "failed") for p in result.paths) else 0
 
 
+def finish(args: argparse.Namespace, result: report.CrossingReport, tsc_hz: float | None) -> int:
+    """Store the run (unless --no-store), print it, and its exit status."""
+    run = stored.to_run(result, args.command_line, fingerprint(tsc_hz=tsc_hz), now_utc())
+
+    def show() -> None:
+        emit(args, result)
+        if run.run_id is not None and not args.json:
+            print(f"stored as run {run.run_id} in {db_path(args)}")
+
+    deliver(args, run, show)
+    return status(result)
+
+
 def run_user(args: argparse.Namespace, work: Workload, folder: Path | None) -> int:
     """No --kernel: the user-space paths here, and how to add the module's."""
     made = folder is None
@@ -178,11 +193,8 @@ def run_user(args: argparse.Namespace, work: Workload, folder: Path | None) -> i
     notes = [
         f"kernel_write (the module) not run: add --kernel vm (a guest kernel in QEMU), or "
         f"--kernel host where {modules_root() / platform.release() / 'build'} and root exist",
-        NOT_STORED,
     ]
-    result = build_report("host", user, None, notes)
-    emit(args, result)
-    return status(result)
+    return finish(args, build_report("host", user, None, notes), _tsc(user))
 
 
 def modules_root() -> Path:
@@ -227,9 +239,7 @@ def run_host_kernel(args: argparse.Namespace, work: Workload, folder: Path | Non
     finally:
         if made:
             shutil.rmtree(where, ignore_errors=True)
-    result = build_report("host", user, module, [NOT_STORED])
-    emit(args, result)
-    return status(result)
+    return finish(args, build_report("host", user, module, []), _tsc(user))
 
 
 def host_module(work: Workload, folder: Path) -> report.PathFigure:
@@ -300,9 +310,8 @@ def run_vm(args: argparse.Namespace, work: Workload) -> int:
     """--kernel vm: the guest (hotpath.labs.crossing_vm), printed like the host's."""
     from hotpath.labs import crossing_vm
 
-    result = crossing_vm.run(args, work)
-    emit(args, result)
-    return status(result)
+    # The guest's clock is emulated: the machine is the host's, measured here.
+    return finish(args, crossing_vm.run(args, work), None)
 
 
 @dataclass
@@ -312,21 +321,11 @@ class SuitePart:
     result: report.CrossingReport | None
     problem: str | None = None
 
-    def save(self, folder: Path) -> None:
-        """crossing.md and crossing.json into the report folder, and one line
-        saying where; a failure is said, never raised (the run is already kept)."""
+    def line(self, folder: Path) -> str:
+        """What `hotpath run` prints of it (the report folder has crossing.md)."""
         if self.result is None:
-            print(f"crossing: not measured: {self.problem}")
-            return
-        try:
-            (folder / "crossing.md").write_text(
-                "# crossing lab (quick)\n\n" + report.render_markdown(self.result)
-            )
-            (folder / "crossing.json").write_text(report.to_json(self.result))
-        except OSError as err:
-            print(f"crossing: could not be written to {folder} ({err})")
-            return
-        print(f"crossing: {report.verdict(self.result.paths)} ({folder / 'crossing.md'})")
+            return f"crossing: not measured: {self.problem}"
+        return f"crossing: {report.verdict(self.result.paths)} ({folder / 'crossing.md'})"
 
 
 def suite_part(quick: bool) -> SuitePart:

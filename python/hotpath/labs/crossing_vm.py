@@ -31,7 +31,6 @@ from hotpath.labs.crossing_results import parse_module_results, parse_user_run
 from hotpath.labs.crossing_run import (
     DATA_FILE,
     MODULE_FILE,
-    NOT_STORED,
     build_report,
     module_command,
     module_result,
@@ -221,7 +220,6 @@ def run(args: argparse.Namespace, work: Workload) -> report.CrossingReport:
         f"guest: {result.accel}, kernel {result.kernel_version}; preparing the kernel and "
         f"module took {prepared - started:.1f} s, the boot and the run {result.seconds:.1f} s"
     )
-    notes.append(NOT_STORED)
     host = fingerprint().one_line()
     out_report = build_report("vm", user, module, notes, machine=f"{host} (host of the guest)")
     out_report.emulated = bool(result.emulated)

@@ -13,6 +13,9 @@ from hotpath.kernelsrc.trees import version_key
 from hotpath.seedtable_spec import SeedTable
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
+    from hotpath.findings import LabSummary
     from hotpath.protocol import Variant
     from hotpath.results import RunResult
 
@@ -120,6 +123,15 @@ class Lab:
     # the real kernel variant (hotpath.kernelsrc) that has that code: the
     # summary sets one beside the other (its fidelity).
     counterparts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
+    # A lab that times with a program of its own (crossing) or models
+    # (avc --stats, tune evaluate) says what a run of it found, from the run
+    # alone (its figures and its section); None: the engine labs' summary.
+    summarize: "Callable[[RunResult], LabSummary] | None" = None
+    # Files of its own in a report folder (crossing.md), made from the run
+    # alone, so `hotpath report RUN` writes them too; returns their paths.
+    write_files: "Callable[[RunResult, Path], list[Path]] | None" = None
+    # False where figures are not a cost against size: no plot is drawn.
+    plotted: bool = True
 
     def chosen(self, members: list[str], wanted: str | None) -> tuple[str, ...]:
         """The primitives to time: `wanted` (checked against `members`, the
