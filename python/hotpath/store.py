@@ -246,6 +246,7 @@ class RunRow:
     machine: str
     machine_key: str
     figures: int
+    labs: list[str]  # the calibration's pseudo-lab left out
 
 
 class Store:
@@ -362,7 +363,8 @@ class Store:
     def runs(self, limit: int | None = None) -> list[RunRow]:
         query = (
             "SELECT r.id, r.started, r.command, r.command_line, r.machine_json, r.machine_key,"
-            " (SELECT count(*) FROM figures f WHERE f.run_id = r.id AND f.status = 'ok')"
+            " (SELECT count(*) FROM figures f WHERE f.run_id = r.id AND f.status = 'ok'),"
+            " r.labs_json"
             " FROM runs r ORDER BY r.id DESC"
         )
         rows = self._rows(query + (" LIMIT ?" if limit else ""), (limit,) if limit else ())
@@ -375,6 +377,7 @@ class Store:
                 machine=Fingerprint.from_json(json.loads(row[4])).short_name(),
                 machine_key=row[5],
                 figures=row[6],
+                labs=[lab for lab in json.loads(row[7]) if lab != "calibrate"],
             )
             for row in rows
         ]

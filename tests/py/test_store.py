@@ -60,6 +60,7 @@ def test_round_trip(tmp_path: Path):
     assert loaded.figures[1].samples.size == 0
     rows = store.runs()
     assert rows[0].figures == 1 and rows[0].machine == "AMD EPYC (kvm)"
+    assert rows[0].labs == ["csum"]
     store.close()
 
 

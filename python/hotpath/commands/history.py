@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""`hotpath history`: the stored runs, newest first. Reads only: the
-database is opened read-only, never created, initialised or upgraded."""
+"""`hotpath history`: the stored runs of every lab, newest first, each with
+its labs. Reads only: the database is opened read-only, never created,
+initialised or upgraded."""
 
 import argparse
 import json
@@ -40,11 +41,13 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         sys.stdout.write(json.dumps([row.__dict__ for row in rows], indent=2) + "\n")
         return 0
-    header = f"{'id':>5}  {'started (UTC)':<25}  {'figures':>7}  {'machine':<28}  command"
+    header = (
+        f"{'id':>5}  {'started (UTC)':<25}  {'labs':<18}  {'figures':>7}  {'machine':<28}  command"
+    )
     print(header)
     for row in rows:
         print(
-            f"{row.run_id:>5}  {row.started:<25}  {row.figures:>7}  "
-            f"{row.machine[:28]:<28}  {row.command_line}"
+            f"{row.run_id:>5}  {row.started:<25}  {','.join(row.labs)[:18]:<18}  "
+            f"{row.figures:>7}  {row.machine[:28]:<28}  {row.command_line}"
         )
     return 0
