@@ -17,7 +17,7 @@ from typing import Any
 
 from hotpath.labs import Lab, lab_for
 from hotpath.protocol import Variant
-from hotpath.results import FigureResult, RunResult, unit_name
+from hotpath.results import FigureResult, RunResult, unit_name, unit_of
 
 LINESTYLES = ("-", "--", ":", "-.")
 
@@ -79,7 +79,8 @@ def _plot_into(run: RunResult, folder: Path, written: list[Path]) -> None:
     folder.mkdir(parents=True, exist_ok=True)
     groups: dict[tuple[str, str, str], list[FigureResult]] = {}
     for fig in run.figures:
-        groups.setdefault((fig.lab, fig.primitive, fig.mode), []).append(fig)
+        if unit_of(fig.unit).time:  # a cost against size; a model's statistics are tables
+            groups.setdefault((fig.lab, fig.primitive, fig.mode), []).append(fig)
     for (lab_name, primitive, mode), figures in groups.items():
         series = _series(figures)
         if not series:
