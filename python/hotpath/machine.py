@@ -10,6 +10,8 @@ Unreadable values are "unknown", never an error.
 
 import hashlib
 import json
+import os
+import re
 import shutil
 import subprocess
 from collections.abc import Callable
@@ -21,9 +23,38 @@ from hotpath.protocol import Cpu
 
 UNKNOWN = "unknown"
 
-# Fields that identify the machine; a kernel or microcode update is the same
-# machine with different software, reported as a difference, not a mismatch.
-KEY_FIELDS = ("vendor", "family", "model", "stepping", "model_name", "hypervisor", "logical_cpus")
+# What a machine key is made of (docs/machines.md): what decides the code a
+# run measures and how fast it can run, and nothing that moves while the
+# machine stays the same. Never a clock rate, a MHz reading or bogomips
+# (they move with every reboot and every load); never the brand string (the
+# runner's cpuid and /proc/cpuinfo spell it differently; vendor, family,
+# model and stepping already name the CPU). A kernel or microcode update
+# makes a new key: figures before and after it are not one machine's.
+KEY_PARTS = (
+    "vendor", "family", "model", "stepping", "microcode", "features", "logical_cpus",
+    "kernel", "virt",
+)  # fmt: skip
+# The feature set in a key: the CPUID features the runner tells apart (in
+# its bit order, c/bench/cpu.c), as it sees them: CPUID, less what the OS
+# does not enable in XCR0, less what HOTPATH_CPU_HIDE hides (a run with
+# features hidden measures other code: it is kept under another key, as
+# the dispatch rows are). Never /proc/cpuinfo's whole flags line: the kernel
+# adds flags of its own (constant_tsc, pti, ibpb, flush_l1d, user_shstk...)
+# that come and go with the kernel, its boot options and the microcode.
+# Adding a name here changes every key: add one only when the runner does.
+KEY_FEATURES = (
+    "sse4.2", "pclmulqdq", "avx2", "bmi2", "adx",
+    "avx512f", "avx512bw", "avx512vl", "vpclmulqdq",
+)  # fmt: skip
+# /proc/cpuinfo's names for them where they differ (a run without the runner).
+CPUINFO_FLAGS = {"sse4_2": "sse4.2"}
+# The identifying fields of the first rule (a sha256 prefix of 16 hex digits),
+# kept for histories whose machine_key column still holds such keys.
+LEGACY_KEY_FIELDS = (
+    "vendor", "family", "model", "stepping", "model_name", "hypervisor", "logical_cpus",
+)  # fmt: skip
+# A key of this rule: 8 hex digits of the parts' hash, then the parts.
+KEY_PATTERN = re.compile(r"[0-9a-f]{8}-\S+")
 
 
 @dataclass
@@ -53,11 +84,68 @@ class Fingerprint:
         known = {k: v for k, v in data.items() if k in cls.__dataclass_fields__}
         return cls(**known)
 
+    def key_parts(self) -> dict[str, str]:
+        """The parts of the machine key (KEY_PARTS), each as a string:
+        "unknown" where the fingerprint does not have it (a run stored
+        before it was read, or a file that could not be)."""
+
+        def text(value: object) -> str:
+            return UNKNOWN if value is None or value == "" else str(value)
+
+        features = [f for f in KEY_FEATURES if f in self.cpu_features]
+        return {
+            "vendor": text(self.vendor),
+            "family": text(self.family),
+            "model": text(self.model),
+            "stepping": text(self.stepping),
+            "microcode": _microcode(self.microcode),
+            # none of them: a run that did not record them, in practice
+            "features": " ".join(features) if features else UNKNOWN,
+            "logical_cpus": text(self.logical_cpus),
+            "kernel": text(self.kernel),
+            "virt": vm_or_not(self.hypervisor),
+        }
+
     def key(self) -> str:
-        """Short hash of the identifying fields: equal keys, same machine."""
-        ident = {name: getattr(self, name) for name in KEY_FIELDS}
+        """The machine key: equal keys, same machine (docs/machines.md).
+
+        As "aee02f24-GenuineIntel-6.106.6-mc0xd0003a5-f15-c4-vm-k6.12.0-test":
+        8 hex digits of the parts' sha256 (a unique start, and what makes
+        the key unique where the readable rest shortens or replaces
+        characters), vendor, family.model.stepping, microcode, the feature
+        set as a bit mask of KEY_FEATURES, logical CPUs, metal/vm, kernel.
+        """
+        parts = self.key_parts()
+        digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:8]
+        mask = sum(1 << i for i, f in enumerate(KEY_FEATURES) if f in parts["features"].split())
+        readable = [
+            digest,
+            _safe(parts["vendor"]),
+            ".".join(_safe(parts[p]) for p in ("family", "model", "stepping")),
+            "mc" + _safe(parts["microcode"]),
+            "f" + (f"{mask:x}" if mask else UNKNOWN),
+            "c" + _safe(parts["logical_cpus"]),
+            _safe(parts["virt"]),
+            "k" + _safe(parts["kernel"], "-")[:48],  # last: its hyphens part nothing
+        ]
+        return "-".join(readable)
+
+    def legacy_key(self) -> str:
+        """The key of the first rule (before issue 27), which also named the
+        brand string and the hypervisor and left out kernel, microcode and
+        features: what a history's machine_key column holds for older runs."""
+        ident = {name: getattr(self, name) for name in LEGACY_KEY_FIELDS}
         digest = hashlib.sha256(json.dumps(ident, sort_keys=True).encode()).hexdigest()
         return digest[:16]
+
+    def key_differences(self, other: "Fingerprint") -> list[str]:
+        """The parts of the key that differ: "kernel 6.1.0 vs 6.12.0"."""
+        mine, theirs = self.key_parts(), other.key_parts()
+        return [
+            f"{PART_WORDS[name]} {mine[name]} vs {theirs[name]}"
+            for name in KEY_PARTS
+            if mine[name] != theirs[name]
+        ]
 
     def short_name(self) -> str:
         """One short phrase: "AMD EPYC (kvm)"."""
@@ -114,6 +202,57 @@ class Fingerprint:
                 else:
                     found.append(f"{name}: {mine} vs {theirs}")
         return found
+
+
+# The key's parts in words, as `hotpath machines` and compare name them.
+PART_WORDS = {
+    "vendor": "vendor",
+    "family": "family",
+    "model": "model",
+    "stepping": "stepping",
+    "microcode": "microcode",
+    "features": "features",
+    "logical_cpus": "logical CPUs",
+    "kernel": "kernel",
+    "virt": "virtualization",
+}
+
+
+def vm_or_not(hypervisor: str) -> str:
+    """A VM or not: "vm", "metal" or "unknown"; not which hypervisor (how
+    that is named depends on which tool answered: systemd-detect-virt, /sys
+    or the cpuid flag)."""
+    if hypervisor == "none":
+        return "metal"
+    return UNKNOWN if hypervisor in (UNKNOWN, "") else "vm"
+
+
+def _microcode(text: str) -> str:
+    """The revision as the kernel prints it, 0x and lower-case hex."""
+    try:
+        return f"0x{int(text, 16):x}"
+    except (TypeError, ValueError):
+        return text or UNKNOWN
+
+
+def _safe(text: str, also: str = "") -> str:
+    """A key part with what a shell or a file name would trip on replaced
+    (and "-", which parts the key, unless `also` allows it)."""
+    return re.sub(f"[^A-Za-z0-9._+~{re.escape(also)}]", "_", text) or UNKNOWN
+
+
+def is_key(text: str) -> bool:
+    """Whether `text` is a key of this rule (else a legacy one, or none)."""
+    return KEY_PATTERN.fullmatch(text) is not None
+
+
+def cpuinfo_features(flags: list[str], hidden: str = "") -> list[str]:
+    """KEY_FEATURES that /proc/cpuinfo's flags name, less `hidden`
+    (HOTPATH_CPU_HIDE's list): the features of a run made without the
+    runner, as the runner would give them."""
+    named = {CPUINFO_FLAGS.get(flag, flag) for flag in flags}
+    gone = {name.strip() for name in hidden.split(",")}
+    return [f for f in KEY_FEATURES if f in named and f not in gone]
 
 
 # No x86 core has run faster. A clock reading above it means the chain of
@@ -216,7 +355,9 @@ def fingerprint(
 
     The CPU's identity is the runner's where it gave one: cpuid of the CPU
     that ran the code (on a real machine the same as /proc/cpuinfo, which
-    gives the rest: microcode, the CPU count, the hypervisor flag).
+    gives the rest: microcode, the CPU count, the hypervisor flag). Without
+    the runner, the features are /proc/cpuinfo's flags among KEY_FEATURES,
+    less HOTPATH_CPU_HIDE's, so that such a run keys as the runner's do.
     """
     info, count = _cpuinfo(root)
     flags = info.get("flags", "").split()
@@ -230,7 +371,11 @@ def fingerprint(
         model_name=(cpu.brand if cpu else "") or info.get("model name") or UNKNOWN,
         microcode=info.get("microcode", UNKNOWN),
         logical_cpus=count or None,
-        cpu_features=list(cpu.features) if cpu else [],
+        cpu_features=(
+            list(cpu.features)
+            if cpu
+            else cpuinfo_features(flags, os.environ.get("HOTPATH_CPU_HIDE", ""))
+        ),
         tsc_hz=tsc_hz,
         core_hz_estimate=cpu.core_hz_estimate if cpu else None,
         kernel=_read(root, "proc/sys/kernel/osrelease") or UNKNOWN,

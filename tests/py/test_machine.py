@@ -4,7 +4,7 @@
 from pathlib import Path
 
 from conftest import CPUINFO_BLOCK, write_tree
-from hotpath.machine import UNKNOWN, Fingerprint, fingerprint
+from hotpath.machine import UNKNOWN, Fingerprint, cpuinfo_features, fingerprint, is_key
 from hotpath.protocol import Cpu
 
 RUNNER_CPU = Cpu(
@@ -73,13 +73,109 @@ def test_unreadable_is_unknown(tmp_path: Path):
     assert fp.warnings() == []
 
 
-def test_key_identifies_the_machine_not_its_software(machine_root: Path):
-    a = fingerprint(root=machine_root, detect_virt=lambda: None)
-    b = Fingerprint.from_json({**a.to_json(), "kernel": "6.13", "microcode": "0x1"})
+def test_key_does_not_drift_with_clocks(machine_root: Path):
+    a = fingerprint(cpu=RUNNER_CPU, tsc_hz=2.9e9, root=machine_root, detect_virt=lambda: None)
+    # what a reboot or a busy neighbour moves: clocks, the MHz reading, bogomips
+    b = Fingerprint.from_json(
+        {**a.to_json(), "tsc_hz": 2.899e9, "core_hz_estimate": 1.2e9, "bogomips": 5799.9}
+    )
+    b.governor, b.boost, b.smt, b.mitigations = "performance", "off", "off", {}
     assert a.key() == b.key()
-    assert any("kernel" in d for d in a.differences(b))
-    c = Fingerprint.from_json({**a.to_json(), "model": 143})
-    assert a.key() != c.key()
+    # how the hypervisor was named (systemd-detect-virt or /sys) is no part of it
+    assert a.key() == Fingerprint.from_json({**a.to_json(), "hypervisor": "kvm"}).key()
+    # nor the brand string (cpuid's and /proc/cpuinfo's spellings differ)
+    assert a.key() == Fingerprint.from_json({**a.to_json(), "model_name": "Xeon 8375C"}).key()
+    # the kernel prints microcode as 0x and lower-case hex; a zero-padded one is the same
+    assert a.key() == Fingerprint.from_json({**a.to_json(), "microcode": "0x0D0003A5"}).key()
+    # the feature set, not the order it was listed in
+    assert (
+        a.key() == Fingerprint.from_json({**a.to_json(), "cpu_features": ["adx", "sse4.2"]}).key()
+    )
+
+
+def test_key_parts_and_format(machine_root: Path):
+    fp = fingerprint(cpu=RUNNER_CPU, root=machine_root, detect_virt=lambda: None)
+    assert fp.key_parts() == {
+        "vendor": "GenuineIntel",
+        "family": "6",
+        "model": "106",
+        "stepping": "6",
+        "microcode": "0xd0003a5",
+        "features": "sse4.2 adx",
+        "logical_cpus": "4",
+        "kernel": "6.12.0-test",
+        "virt": "vm",
+    }
+    key = fp.key()
+    assert is_key(key) and not is_key(fp.legacy_key())
+    assert key[:9].endswith("-") and all(c in "0123456789abcdef" for c in key[:8])
+    assert key[9:] == "GenuineIntel-6.106.6-mc0xd0003a5-f11-c4-vm-k6.12.0-test"
+    metal = Fingerprint.from_json({**fp.to_json(), "hypervisor": "none"})
+    assert metal.key_parts()["virt"] == "metal" and "-metal-" in metal.key()
+
+
+def test_key_changes_with_the_machine_or_its_software(machine_root: Path):
+    a = fingerprint(cpu=RUNNER_CPU, root=machine_root, detect_virt=lambda: None)
+    changes = {
+        "microcode": {"microcode": "0xd0003b9"},
+        "features": {"cpu_features": ["sse4.2", "adx", "avx2"]},
+        "kernel": {"kernel": "6.13.0"},
+        "virtualization": {"hypervisor": "none"},
+        "logical CPUs": {"logical_cpus": 8},
+        "model": {"model": 143},
+        "stepping": {"stepping": 7},
+        "vendor": {"vendor": "AuthenticAMD"},
+    }
+    keys = {a.key()}
+    for words, change in changes.items():
+        b = Fingerprint.from_json({**a.to_json(), **change})
+        assert a.key() != b.key(), words
+        assert [d.split(" ")[0] for d in a.key_differences(b)] == [words.split(" ")[0]]
+        keys.add(b.key())
+    assert len(keys) == len(changes) + 1
+    assert a.key_differences(a) == []
+    assert "kernel 6.12.0-test vs 6.13.0" in a.key_differences(
+        Fingerprint.from_json({**a.to_json(), "kernel": "6.13.0"})
+    )
+
+
+def test_a_stored_run_without_the_parts_says_so():
+    # a run stored before microcode and features were read
+    fields = {"vendor": "GenuineIntel", "family": 6, "model": 106, "stepping": 6}
+    old = Fingerprint.from_json({**fields, "hypervisor": "none", "logical_cpus": 4})
+    parts = old.key_parts()
+    assert parts["microcode"] == UNKNOWN and parts["features"] == UNKNOWN
+    assert parts["kernel"] == UNKNOWN
+    assert "-mcunknown-funknown-c4-metal-kunknown" in old.key()
+
+
+def test_legacy_key_is_the_first_rule():
+    fp = Fingerprint(vendor="AuthenticAMD", family=25, model=17, stepping=1,
+                     model_name="AMD EPYC", hypervisor="kvm")  # fmt: skip
+    # the first rule's key of these fields, as histories stored it
+    assert fp.legacy_key() == "dfe35c09cf2b856b"
+    assert fp.legacy_key() == Fingerprint.from_json({**fp.to_json(), "kernel": "x"}).legacy_key()
+
+
+def test_without_the_runner_features_come_from_cpuinfo(machine_root: Path, monkeypatch):
+    monkeypatch.delenv("HOTPATH_CPU_HIDE", raising=False)
+    fp = fingerprint(root=machine_root, detect_virt=lambda: None)
+    assert fp.cpu_features == ["sse4.2", "avx2", "adx"]  # the runner's names and order
+    with_runner = fingerprint(
+        cpu=Cpu(**{**RUNNER_CPU.__dict__, "features": ["sse4.2", "avx2", "adx"]}),
+        root=machine_root,
+        detect_virt=lambda: None,
+    )
+    assert fp.key() == with_runner.key()
+    monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx2")
+    assert fingerprint(root=machine_root, detect_virt=lambda: None).cpu_features == [
+        "sse4.2",
+        "adx",
+    ]
+    assert cpuinfo_features(["fpu", "sse4_2", "constant_tsc", "pti", "avx512f"]) == [
+        "sse4.2",
+        "avx512f",
+    ]
 
 
 def test_a_clock_faster_than_any_core_is_a_warning():
