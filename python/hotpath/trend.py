@@ -39,7 +39,7 @@ from typing import Any
 from hotpath.errors import UsageError
 from hotpath.inputs import shown
 from hotpath.kernelsrc.trees import version_key
-from hotpath.results import FigureResult, unit_name
+from hotpath.results import FigureResult, RunResult, unit_name
 from hotpath.store import Store
 
 TREND_SCHEMA = "hotpath.trend/1"
@@ -418,54 +418,72 @@ class Selection:
 
 @dataclass
 class History:
-    """The runs of one machine key, each reduced to its timed figures' medians."""
+    """The runs of one machine, each reduced to its timed figures."""
 
     path: Path
-    machine_key: str
-    machine: str
+    machine_key: str  # the chosen run's key
+    machine: str  # its short name
+    keys: list[str]  # every key the runs have (one per kernel release, unless exact)
     runs: list[tuple[Point, list[FigureResult]]]
 
 
-def read_history(path: Path, machine: str | None) -> History:
-    """The runs of one machine key from the history at path (read-only).
+def _same_machine(parts: dict[str, str]) -> tuple[tuple[str, str], ...]:
+    """A machine key's parts but the kernel release: one machine across kernels."""
+    return tuple(sorted((k, v) for k, v in parts.items() if k != "kernel"))
 
-    `machine`: a key as `hotpath history --json` shows it (machine_key), or
-    a unique start of one; None: the newest run's key.
+
+def read_history(path: Path, machine: str | None, exact: bool = False) -> History:
+    """The runs of one machine from the history at path (read-only).
+
+    `machine`: a machine key (`hotpath history --json`), as the run's
+    fingerprint gives it now or as the history's column keeps it (an older
+    rule's key), or a unique start of one; None: the newest run's. The
+    series takes every run whose key differs from it in the kernel release
+    at most (the same CPU, microcode, features, CPU count and VM or not),
+    so that --by kernel has kernels to order; with `exact`, that key's only.
     """
     store = Store.open(path, create=False)
     try:
         rows = store.runs()
         if not rows:
             raise UsageError(f"database '{path}' has no runs: nothing to trend")
-        keys: dict[str, str] = {}
-        for row in rows:
-            keys.setdefault(row.machine_key, row.machine)
-        if machine is None:
-            key = rows[0].machine_key
-        else:
-            matching = [k for k in keys if k.startswith(machine.strip())] if machine.strip() else []
-            if len(matching) != 1:
-                known = ", ".join(f"{k} ({name})" for k, name in keys.items())
-                why = (
-                    "no machine key starts with it"
-                    if not matching
-                    else "several keys start with it"
-                )
-                raise UsageError(
-                    f"--machine '{shown(machine)}': {why}; allowed: one of the keys in "
-                    f"'{path}': {known}"
-                )
-            key = matching[0]
-        runs = []
-        for row in reversed(rows):  # oldest first
-            if row.machine_key != key:
-                continue
-            run = store.load(row.run_id)
-            point = Point(row.run_id, run.started, run.machine.kernel, math.nan, None, None)
-            runs.append((point, [f for f in run.figures if f.timed]))
+        loaded = [(row, store.load(row.run_id)) for row in reversed(rows)]  # oldest first
     finally:
         store.close()
-    return History(path, key, keys[key], runs)
+    names = {run.machine.key(): row.machine for row, run in loaded}
+    if machine is None:
+        chosen = loaded[-1]
+    else:
+        start = machine.strip()
+        matching = [
+            (row, run)
+            for row, run in loaded
+            if start and (run.machine.key().startswith(start) or row.machine_key.startswith(start))
+        ]
+        keys = {run.machine.key() for _, run in matching}
+        if len(keys) != 1:
+            known = ", ".join(f"{k} ({name})" for k, name in names.items())
+            why = "no machine key starts with it" if not keys else "several keys start with it"
+            raise UsageError(
+                f"--machine '{shown(machine)}': {why}; allowed: one of the keys in "
+                f"'{path}': {known}"
+            )
+        chosen = matching[-1]
+    key = chosen[1].machine.key()
+    same = _same_machine(chosen[1].machine.key_parts())
+
+    def included(run: RunResult) -> bool:
+        if run.machine.key() == key:
+            return True
+        return not exact and _same_machine(run.machine.key_parts()) == same
+
+    runs = []
+    for row, run in loaded:
+        if included(run):
+            point = Point(row.run_id, run.started, run.machine.kernel, math.nan, None, None)
+            runs.append((point, [f for f in run.figures if f.timed]))
+    every = list(dict.fromkeys(run.machine.key() for _, run in loaded if included(run)))
+    return History(path, key, chosen[0].machine, every, runs)
 
 
 def figure_keys(history: History, selection: Selection) -> list[FigureKey]:

@@ -181,6 +181,11 @@ def test_slower_build_from_a_run_on_is_a_change_point(cli, tmp_path):
     assert [p["kernel"] for p in points] == sorted(kernels, key=lambda k: k != "6.9.1")
     (change,) = doc["figures"][0]["change_points"]
     assert change["run_id"] == ids2[0] and change["magnitude"] < 0
+    assert len(doc["machine_keys"]) == 2  # one machine, two kernel releases
+    # --exact-key: the newest run's key only (6.9.1, the last six runs)
+    doc = cli("trend", "--db", str(db2), *ONE, "--exact-key", "--json").json()
+    assert [p["run_id"] for p in doc["figures"][0]["points"]] == ids2[6:]
+    assert doc["machine_keys"] == [doc["machine_key"]] and "k6.9.1" in doc["machine_key"]
 
 
 def test_all_lists_figures_with_a_change_largest_first(cli, tmp_path):
@@ -223,10 +228,13 @@ def test_machine_key(cli, tmp_path):
     values = noisy(8)
     save_history(db, values)
     save_history(db, noisy(3), machine=OTHER)  # newest: the AMD
+    amd, intel = (
+        Fingerprint(**{**fp.__dict__, "kernel": "6.1.0"}).key() for fp in (OTHER, MACHINE)
+    )
     newest = cli("trend", "--db", str(db), *ONE, "--json").json()
-    assert newest["machine_key"] == OTHER.key() and len(newest["figures"][0]["points"]) == 3
-    intel = cli("trend", "--db", str(db), *ONE, "--machine", MACHINE.key()[:6], "--json").json()
-    assert intel["machine_key"] == MACHINE.key() and len(intel["figures"][0]["points"]) == 8
+    assert newest["machine_key"] == amd and len(newest["figures"][0]["points"]) == 3
+    doc = cli("trend", "--db", str(db), *ONE, "--machine", intel[:6], "--json").json()
+    assert doc["machine_key"] == intel and len(doc["figures"][0]["points"]) == 8
 
 
 @pytest.mark.parametrize(

@@ -66,8 +66,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "--machine",
         default=None,
         metavar="KEY",
-        help="the machine key (`hotpath history --json`: machine_key), or a unique start of "
-        "one; every run of that key, whichever host (default: the newest run's key)",
+        help="the machine: its key (`hotpath history --json`: machine_key), or a unique start "
+        "of one (default: the newest run's); the series takes its runs on every kernel release "
+        "(keys that differ in the kernel only)",
+    )
+    parser.add_argument(
+        "--exact-key",
+        action="store_true",
+        help="only the runs of that exact key (one kernel release)",
     )
     parser.add_argument(
         "--by",
@@ -121,7 +127,7 @@ def run(args: argparse.Namespace) -> int:
     if not path.exists():
         raise UsageError(f"database '{path}' does not exist: no runs recorded there yet")
     selection = Selection(args.lab, args.primitive, args.variant, args.size, args.align, args.mode)
-    history = read_history(path, args.machine)
+    history = read_history(path, args.machine, exact=args.exact_key)
     check_selection(history, selection)
     keys = figure_keys(history, selection)
     outlying: list[Trend] = []
@@ -142,6 +148,7 @@ def run(args: argparse.Namespace) -> int:
             "db": str(path),
             "machine_key": history.machine_key,
             "machine": history.machine,
+            "machine_keys": history.keys,
             "by": args.by,
             "all": bool(args.all),
             "method": settings.to_json(),
@@ -153,7 +160,7 @@ def run(args: argparse.Namespace) -> int:
     elif args.all:
         _print_all(history, trends, outlying, settings, args.by)
     else:
-        _print_one(trends[0], settings)
+        _print_one(history, trends[0], settings)
     if args.html is not None:
         print(args.html / PAGE, file=sys.stderr if args.json else sys.stdout)
     return 0
@@ -176,6 +183,12 @@ def _ambiguous(
         f"{chosen}: {len(keys)} figures match; allowed: options that pick one of them "
         "(or --all for every figure with a change point):\n  " + "\n  ".join(named) + more
     )
+
+
+def _other_keys(history: History) -> None:
+    others = [k for k in history.keys if k != history.machine_key]
+    if others:
+        print(f"  with the runs of the same machine on other kernels: {', '.join(others)}")
 
 
 def _method_line(settings: Settings) -> str:
@@ -203,9 +216,10 @@ def _change_text(t: Trend, index: int) -> str:
     )
 
 
-def _print_one(t: Trend, settings: Settings) -> None:
+def _print_one(history: History, t: Trend, settings: Settings) -> None:
     print(f"{t.label()}: {unit_name(t.unit)}, each run's median")
     print(f"machine: {t.machine} [key {t.machine_key}], {len(t.points)} runs ordered by {t.by}")
+    _other_keys(history)
     print(_method_line(settings))
     print()
     starts = {c.index: n for n, c in enumerate(t.changes)}
@@ -249,6 +263,7 @@ def _print_all(
 ) -> None:
     runs = len(history.runs)
     print(f"machine: {history.machine} [key {history.machine_key}], {runs} runs ordered by {by}")
+    _other_keys(history)
     print(_method_line(settings))
     if not trends:
         print("no figure has a change point")
@@ -342,7 +357,9 @@ def _write_page(path: Path, history: History, trends: list[Trend], settings: Set
         ".cp{color:#c0392b}.out{color:#e67e22}</style></head><body>",
         "<h1>hotpath trend</h1>",
         f"<p>machine: {esc(history.machine)} [key {esc(history.machine_key)}], "
-        f"history {esc(str(history.path))}</p>",
+        f"history {esc(str(history.path))}"
+        + "".join(f", with key {esc(k)}" for k in history.keys if k != history.machine_key)
+        + "</p>",
         f"<p>{esc(_method_line(settings))}</p>",
     ]
     if not trends:
