@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Dependency-chain bound of csum_partial variants on their 40-byte path.
 
-A thin wrapper: the analysis is hotpath.chainbound (python/hotpath/
-chainbound.py), the same code the csum lab uses for its "bound" column.
-Runs with any Python 3.11 (the module needs only the standard library),
+A thin wrapper: the analysis is hotpath.labs.csum.chainbound (python/hotpath/
+labs/csum/chainbound.py), the same code the csum lab uses for its "bound" column.
+Runs in hotpath's Python environment (.venv: the lab package imports numpy),
 gcc and llvm-mca.
 
 Usage: scripts/csum_chain_bound.py [--variants a,b] [--odd] [--dot-dir DIR]
@@ -19,7 +19,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "python"))
 
-from hotpath.chainbound import main
+from hotpath.labs.csum.chainbound import main
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -70,7 +70,7 @@ MODEL_OFF = "model off"
 @dataclass
 class Bound:
     """A model's floor set beside one measured figure: the csum lab's
-    dependency-chain bound (hotpath.chainbound), in core cycles per call.
+    dependency-chain bound (hotpath.labs.csum.chainbound), in core cycles per call.
 
     status "n/a" with the reason where it does not apply (another size or
     mode, a variant the model does not cover, a tool missing). Made from the

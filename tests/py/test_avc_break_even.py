@@ -3,7 +3,7 @@
 
 import pytest
 
-from hotpath.labs.avc_seed_table import break_even, break_even_lines
+from hotpath.labs.avc.seed_table import break_even, break_even_lines
 
 
 def test_fit_recovers_a_known_trade_off():
@@ -35,7 +35,7 @@ def test_too_few_configurations_say_so():
 
 
 def test_recommend_takes_the_fewest_bytes_near_the_fastest():
-    from hotpath.labs.avc_recommend import Option, choose
+    from hotpath.labs.avc.recommend import Option, choose
 
     options = [
         Option(512, "orig", 60.0, 100_000, 0.9),

@@ -17,7 +17,8 @@ import jsonschema
 import pytest
 
 from conftest import ROOT, SCHEMA
-from hotpath import asmgraph, chainbound, labs, measure
+from hotpath import labs, measure
+from hotpath.labs.csum import asmgraph, chainbound
 from hotpath.render import html as html_format
 
 TOOLS = shutil.which("gcc") is not None and shutil.which("llvm-mca") is not None

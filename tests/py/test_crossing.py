@@ -15,10 +15,11 @@ from pathlib import Path
 import pytest
 
 from hotpath.errors import RunnerError
-from hotpath.labs import crossing_report as report
-from hotpath.labs import crossing_run, crossing_stored, crossing_vm
-from hotpath.labs.crossing import Workload
-from hotpath.labs.crossing_results import parse_module_results, parse_user_run
+from hotpath.labs.crossing import Workload, report
+from hotpath.labs.crossing import run as crossing_run
+from hotpath.labs.crossing import stored as crossing_stored
+from hotpath.labs.crossing import vm as crossing_vm
+from hotpath.labs.crossing.results import parse_module_results, parse_user_run
 from hotpath.machine import fingerprint
 from hotpath.results import RunResult
 from hotpath.store import Store

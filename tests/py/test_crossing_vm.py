@@ -18,9 +18,8 @@ from pathlib import Path
 from conftest import MACHINE_CACHE
 from hotpath import guest
 from hotpath.cli import build_parser
-from hotpath.labs import crossing_report as report
-from hotpath.labs import crossing_vm
-from hotpath.labs.crossing import check_workload
+from hotpath.labs.crossing import check_workload, report
+from hotpath.labs.crossing import vm as crossing_vm
 
 # The kernel packages are cached per machine (as tests/py/test_guest.py does),
 # taken before the autouse fixture points XDG_CACHE_HOME at a fresh folder.

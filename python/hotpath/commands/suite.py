@@ -35,7 +35,9 @@ from hotpath.commands.lab import own_sizes
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat
-from hotpath.labs import ALL_LABS, crossing_run, crossing_stored, enrich
+from hotpath.labs import ALL_LABS, enrich
+from hotpath.labs.crossing import run as crossing_run
+from hotpath.labs.crossing import stored as crossing_stored
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult

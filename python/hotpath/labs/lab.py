@@ -106,7 +106,7 @@ class Lab:
     runner_args: Callable[[argparse.Namespace], list[str]] = _no_runner_args
     # Sets a model's bound beside the lab's figures once a run is made
     # (FigureResult.bound, RunResult.bound_models; csum: the dependency-chain
-    # bound of hotpath.chainbound). None: the lab has no such model.
+    # bound of hotpath.labs.csum.chainbound). None: the lab has no such model.
     attach_bounds: "Callable[[RunResult], None] | None" = None
     # What `hotpath <lab>` and `hotpath run` time when no --primitive is
     # named, first = the --with target; None: every primitive of the lab.

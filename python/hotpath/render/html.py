@@ -19,9 +19,9 @@ import math
 import re
 from pathlib import Path
 
-from hotpath import chainbound
 from hotpath.calibration import Calibration
 from hotpath.findings import HEADLINE, RunSummary
+from hotpath.labs.csum import chainbound
 from hotpath.render.blocks import BOUND, FOOTNOTE_NOISY, FOOTNOTE_ORDER, Block, build_blocks
 from hotpath.results import Graph, RunResult, unit_name
 from hotpath.summary import summarize_run

@@ -9,7 +9,7 @@ own sizes: crc32c up to 1 MiB for the bytes-per-cycle curve, the combine at
 two lengths, the sk_buffs at the seed's four.
 """
 
-from hotpath.labs.crc32c_skb_table import SKB_TABLE
+from hotpath.labs.crc32c.skb_table import SKB_TABLE
 from hotpath.labs.lab import Lab, Part, Suite
 
 SEED_SIZES = (64, 256, 1420, 16384)

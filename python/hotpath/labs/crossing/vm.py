@@ -25,10 +25,9 @@ from pathlib import Path
 from typing import Any
 
 from hotpath.errors import HotpathError, RunnerError, UsageError
-from hotpath.labs import crossing_report as report
-from hotpath.labs.crossing import Workload
-from hotpath.labs.crossing_results import parse_module_results, parse_user_run
-from hotpath.labs.crossing_run import (
+from hotpath.labs.crossing import Workload, report
+from hotpath.labs.crossing.results import parse_module_results, parse_user_run
+from hotpath.labs.crossing.run import (
     DATA_FILE,
     MODULE_FILE,
     build_report,

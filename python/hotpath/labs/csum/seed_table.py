@@ -7,7 +7,7 @@ lfence around each call. This module maps each step to the runner's
 variant, keeps the notes' figures to print beside ours and lists the
 orderings the notes draw; hotpath.seedtables checks them against a run.
 In latency mode the dependency-chain bound of each step sits beside ours
-(hotpath.labs.csum_bound), with the notes' hand-drawn chain of "Dead Code
+(hotpath.labs.csum.bound), with the notes' hand-drawn chain of "Dead Code
 Removed" (9 cycles) beside its bound.
 The notes' figures are TSC ticks on Cascade Lake printed as "cycles"
 (docs PRODUCT.md), so only directions, not values, carry over.

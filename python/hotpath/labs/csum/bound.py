@@ -3,13 +3,13 @@
 
 Once a csum run is made, every csum_partial figure gets a Bound: in latency
 mode at 40 bytes, offsets 0 (even) and 1 (odd), for a timed variant that
-hotpath.chainbound covers, the number of core cycles its chain from the
+hotpath.labs.csum.chainbound covers, the number of core cycles its chain from the
 input sum to the result takes (cached; see that module); everywhere else
 "n/a" with the reason. The run also gets the model's description (tools,
 llvm-mca model) and each analysed path's graph, which report.html draws.
 """
 
-from hotpath import chainbound
+from hotpath.labs.csum import chainbound
 from hotpath.results import MODEL_OFF, Bound, BoundModel, FigureResult, Graph, RunResult
 
 PRIMITIVE = "csum_partial"

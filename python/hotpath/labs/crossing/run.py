@@ -21,10 +21,8 @@ from pathlib import Path
 
 from hotpath.commands.common import db_path, deliver
 from hotpath.errors import HotpathError, RunnerError, UsageError
-from hotpath.labs import crossing_report as report
-from hotpath.labs import crossing_stored as stored
-from hotpath.labs.crossing import DEFAULT_PARENT, USER_PATHS, Workload
-from hotpath.labs.crossing_results import ModuleRun, UserRun, parse_module_results, parse_user_run
+from hotpath.labs.crossing import DEFAULT_PARENT, USER_PATHS, Workload, report, stored
+from hotpath.labs.crossing.results import ModuleRun, UserRun, parse_module_results, parse_user_run
 from hotpath.machine import fingerprint
 from hotpath.measure import now_utc
 from hotpath.runner import build_dir, repo_root
@@ -307,8 +305,8 @@ def module_result(run: ModuleRun, work: Workload) -> report.PathFigure:
 
 
 def run_vm(args: argparse.Namespace, work: Workload) -> int:
-    """--kernel vm: the guest (hotpath.labs.crossing_vm), printed like the host's."""
-    from hotpath.labs import crossing_vm
+    """--kernel vm: the guest (hotpath.labs.crossing.vm), printed like the host's."""
+    from hotpath.labs.crossing import vm as crossing_vm
 
     # The guest's clock is emulated: the machine is the host's, measured here.
     return finish(args, crossing_vm.run(args, work), None)

@@ -6,7 +6,7 @@ For each configuration the seed measured (nodes/buckets 512/512, 1024/512,
 
 1. bucket utilisation / longest chain, the means of hash_stats sampled
    while the synthetic workload runs through the cache model (not a
-   timing; hotpath.labs.avc_stats), each beside a random hash's (the
+   timing; hotpath.labs.avc.stats), each beside a random hash's (the
    limit) and the seed's published figure;
 2. the cost of avc_search_node() per hash, timed by the engine in latency
    mode (core cycles, median over clean samples, and ns at the run's core
@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 
 from hotpath import measure
-from hotpath.labs import avc_stats
+from hotpath.labs.avc import stats as avc_stats
 from hotpath.results import RunResult
 
 HASHES = ("orig", "murmur3", "muladd", "jhash", "hp")

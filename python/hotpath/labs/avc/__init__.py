@@ -5,9 +5,9 @@ One runner primitive so far, avc_lookup (c/avc/registry_avc_lookup.c): the
 cost of avc_search_node() in a cache holding SIZE nodes (the size column)
 in --slots buckets, for each hash (orig, muladd, murmur3 as Linux 6.19's
 av_hash, jhash, hotpath's own); and --stats, the model's hash_stats
-(hotpath.labs.avc_stats), over a synthetic workload or a recorded --trace;
---seed-table, seed 004's tables (hotpath.labs.avc_seed_table); and
---recommend, the slot count and hash to choose (hotpath.labs.avc_recommend).
+(hotpath.labs.avc.stats), over a synthetic workload or a recorded --trace;
+--seed-table, seed 004's tables (hotpath.labs.avc.seed_table); and
+--recommend, the slot count and hash to choose (hotpath.labs.avc.recommend).
 See docs/labs/avc.md.
 """
 
@@ -17,7 +17,9 @@ from pathlib import Path
 from hotpath import measure
 from hotpath.errors import UsageError
 from hotpath.inputs import ascii_int, shown
-from hotpath.labs import avc_recommend, avc_seed_table, avc_stats
+from hotpath.labs.avc import recommend as avc_recommend
+from hotpath.labs.avc import seed_table as avc_seed_table
+from hotpath.labs.avc import stats as avc_stats
 from hotpath.labs.lab import Lab, Suite
 
 MAX_SLOTS = 1 << 20

@@ -34,18 +34,19 @@ For each variant and offset (0: a 64-byte aligned buffer, 1: odd) this
                        with its loads (Block RThroughput): the floor the
                        execution ports set when calls do not depend on
                        each other; the csum lab shows the larger of it
-                       and bound_cycles (hotpath.labs.csum_bound);
+                       and bound_cycles (hotpath.labs.csum.bound);
      and the graph in Graphviz form, the longest seed -> result path in red.
 
 It needs gcc, llvm-mca and the C sources of a checkout (c/csum); nothing
 is timed. Results are cached under $XDG_CACHE_HOME/hotpath/chain-bound
 (default ~/.cache), one file per variant and offset, keyed by a hash of
-this module and hotpath.asmgraph, c/csum/*, c/include/hotpath/*, the flags, the model and the
-versions of gcc and llvm-mca: a change to any of them recomputes.
+this module and hotpath.labs.csum.asmgraph, c/csum/*, c/include/hotpath/*,
+the flags, the model and the versions of gcc and llvm-mca: a change to any
+of them recomputes.
 
 The csum lab (hotpath.labs.csum) sets the bound beside each measured
 40-byte latency figure; scripts/csum_chain_bound.py is this module's main().
-Usage: python -m hotpath.chainbound [--variants a,b] [--odd] [--dot-dir DIR]
+Usage: python -m hotpath.labs.csum.chainbound [--variants a,b] [--odd] [--dot-dir DIR]
        [--mcpu znver2] [--cc gcc] [--no-cache]
 Output (stdout): JSON {variant: {"bound_cycles", "chain_cycles",
        "mca_cycles", "throughput_cycles", "model", "method", "instructions", "dot"}}
@@ -68,8 +69,8 @@ from dataclasses import asdict, dataclass
 from pathlib import Path
 from typing import Any
 
-from hotpath import asmgraph
-from hotpath.asmgraph import (
+from hotpath.labs.csum import asmgraph
+from hotpath.labs.csum.asmgraph import (
     MOVE,
     AnalysisError,
     dot,
@@ -79,7 +80,7 @@ from hotpath.asmgraph import (
     reg_form,
 )
 
-ROOT = Path(__file__).resolve().parents[2]
+ROOT = Path(__file__).resolve().parents[4]  # python/hotpath/labs/csum/ -> the tree
 SIZE = 40
 ALIGNS = (0, 1)  # the seed's even (64-byte aligned) and odd buffers
 ALIGN_WORDS = {0: "even", 1: "odd"}

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from hotpath import measure
 from hotpath.errors import HotpathError, UsageError
-from hotpath.labs import avc_stats
+from hotpath.labs.avc import stats as avc_stats
 
 KCONFIG_SLOTS = tuple(1 << bits for bits in range(9, 15))
 TOLERANCE = 0.05

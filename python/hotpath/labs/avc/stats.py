@@ -10,7 +10,7 @@ one hash and one size it also prints hash_stats and cache_stats as the
 kernel would.
 
 Each run is kept in the history (--db; not with --no-store) as exact
-figures, one per statistic (hotpath.labs.avc_stored), so `hotpath compare`
+figures, one per statistic (hotpath.labs.avc.stored), so `hotpath compare`
 works on two of them.
 """
 
@@ -22,7 +22,7 @@ from typing import Any
 from hotpath import measure
 from hotpath.errors import RunnerError, UsageError
 from hotpath.inputs import MAX_SIZE, parse_names, parse_sizes
-from hotpath.labs import avc_stored
+from hotpath.labs.avc import stored as avc_stored
 from hotpath.machine import fingerprint
 from hotpath.protocol import Listing, parse_cpu
 from hotpath.results import RunResult

@@ -17,7 +17,7 @@ The lab has no runner primitives: its timing is a program of its own
 (c/crossing/tool/main.c) because a kernel crossing cannot be timed in the
 engine's 10-microsecond bursts. So the engine's options (--sizes, --modes,
 --with, ...) are refused here. The run is kept in the history like any
-other (hotpath.labs.crossing_stored: figures in ns of wall clock), so
+other (hotpath.labs.crossing.stored: figures in ns of wall clock), so
 `hotpath compare` gives a verdict per path. --json prints
 hotpath.crossing-report/1.
 """
@@ -31,7 +31,7 @@ from pathlib import Path
 
 from hotpath.errors import UsageError
 from hotpath.inputs import ascii_int, shown
-from hotpath.labs import crossing_stored
+from hotpath.labs.crossing import stored as crossing_stored
 from hotpath.labs.lab import Lab, Suite
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 from hotpath.store import check_db_path, db_path, storing
@@ -235,7 +235,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def alternate(args: argparse.Namespace) -> int:
     """The whole command: this lab never goes through the engine's runner."""
-    from hotpath.labs import crossing_run
+    from hotpath.labs.crossing import run as crossing_run
 
     refuse_engine_options(args)
     work = check_workload(args)
@@ -262,7 +262,7 @@ LAB = Lab(
     default_sizes=(DEFAULT_CHUNK,),
     default_aligns=(0,),
     # No runner primitives: `hotpath run` runs the lab's own quick suite
-    # (hotpath.labs.crossing_run.suite_part) instead.
+    # (hotpath.labs.crossing.run.suite_part) instead.
     suite=Suite(sizes=(DEFAULT_CHUNK,), aligns=(0,), rounds=16, quick_rounds=8),
     show_align=False,
     add_arguments=add_arguments,

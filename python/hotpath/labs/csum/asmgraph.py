@@ -8,7 +8,7 @@ instruction in the register form llvm-mca should cost, the graph of which
 instruction feeds which through a register or a flag (CF and OF apart, so
 that adcx and adox chains stay independent), the longest path through it
 given each instruction's latency, and the graph in Graphviz form.
-hotpath.chainbound runs the compiler and llvm-mca around it.
+hotpath.labs.csum.chainbound runs the compiler and llvm-mca around it.
 """
 
 import re

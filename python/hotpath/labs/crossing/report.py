@@ -18,7 +18,7 @@ from typing import Any
 import numpy as np
 
 from hotpath.findings import BAD, GOOD, NEUTRAL, Finding, LabSummary
-from hotpath.labs.crossing_results import ModuleRun, UserRun
+from hotpath.labs.crossing.results import ModuleRun, UserRun
 from hotpath.significance import bootstrap_ratio_ci
 from hotpath.stats import Summary, intervals_overlap, summarize
 

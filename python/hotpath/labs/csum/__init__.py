@@ -7,11 +7,11 @@ The runner files five primitives under this lab (csum_partial, csum_fold,
 ip_fast_csum, csum_ipv6_magic, csum_partial_copy); `hotpath csum` times
 csum_partial unless --primitive names another. Beside the 40-byte latency
 figures: each variant's dependency-chain bound
-(hotpath.labs.csum_bound, computed by hotpath.chainbound).
+(hotpath.labs.csum.bound, computed by hotpath.labs.csum.chainbound).
 """
 
-from hotpath.labs.csum_bound import attach_bounds
-from hotpath.labs.csum_seed_table import SEED_TABLE
+from hotpath.labs.csum.bound import attach_bounds
+from hotpath.labs.csum.seed_table import SEED_TABLE
 from hotpath.labs.lab import Lab, Suite
 
 LAB = Lab(

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 from hotpath.findings import LabSummary
-from hotpath.labs import crossing_report as report
+from hotpath.labs.crossing import report
 from hotpath.machine import Fingerprint
 from hotpath.results import FigureKey, FigureResult, RunResult
 
