@@ -7,7 +7,8 @@ with few checks: the figures are deterministic, never timings."""
 
 import pytest
 
-from hotpath.labs import avc_stats, avc_stored
+from hotpath.labs.avc import stats as avc_stats
+from hotpath.labs.avc import stored as avc_stored
 from hotpath.machine import Fingerprint
 from hotpath.store import Store
 
