@@ -21,6 +21,7 @@ from hotpath.commands import (
     kernels,
     lab,
     listing,
+    machines,
     report,
     suite,
     trend,
@@ -51,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         lab.add_parser(subparsers, one_lab)
     suite.add_parser(subparsers)
     history.add_parser(subparsers)
+    machines.add_parser(subparsers)
     compare.add_parser(subparsers)
     report.add_parser(subparsers)
     dispatch.add_parser(subparsers)

@@ -333,13 +333,17 @@ def _number(value: float | None) -> str:
 def render(cmp: Comparison) -> str:
     lines = []
     if not cmp.same_machine:
+        # The first line says it: a reader who sees one line, or a script
+        # that reads one, must not take the rows for one machine's.
+        found = cmp.machine_a.key_differences(cmp.machine_b)
+        more = f"; {len(found) - 3} more part(s) of the key" if len(found) > 3 else ""
+        differ = "; ".join(found[:3]) + more
         lines += [
-            "!" * 72,
-            "!! DIFFERENT MACHINES: these runs come from two machines; differences below",
-            "!! mix the machines' effects with the code's.",
-            f"!!   A (run {cmp.run_a}): {cmp.machine_a.one_line()}",
-            f"!!   B (run {cmp.run_b}): {cmp.machine_b.one_line()}",
-            "!" * 72,
+            f"DIFFERENT MACHINES: A (run {cmp.run_a}) and B (run {cmp.run_b}) come from two "
+            f"machines{f' ({differ})' if differ else ''}; every difference below mixes the "
+            "machines' effects with the code's.",
+            f"  A (run {cmp.run_a}) [{cmp.machine_a.key()}]: {cmp.machine_a.one_line()}",
+            f"  B (run {cmp.run_b}) [{cmp.machine_b.key()}]: {cmp.machine_b.one_line()}",
         ]
     else:
         lines.append(f"machine: {cmp.machine_a.one_line()}")

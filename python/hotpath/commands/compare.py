@@ -15,9 +15,10 @@ from hotpath import compare, destination
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.commands.report import write_folder
 from hotpath.errors import UsageError
+from hotpath.machine import Fingerprint
 from hotpath.render import compare_html
 from hotpath.report import check_folder
-from hotpath.results import RunResult
+from hotpath.results import FigureResult, RunResult
 from hotpath.store import Store, check_db_path
 from hotpath.verdicts import DEFAULT_THRESHOLD, add_threshold_option, check_threshold
 
@@ -62,6 +63,20 @@ def _check_variant(run: RunResult, variant: str, ref: str) -> None:
         )
 
 
+def _machines(run_a: RunResult, run_b: RunResult) -> list[Fingerprint]:
+    """The fingerprints of A and B, one per machine key."""
+    found = {run_a.machine.key(): run_a.machine, run_b.machine.key(): run_b.machine}
+    return [found[key] for key in sorted(found)]
+
+
+def _replicated(store: Store, fp: Fingerprint) -> list[list[FigureResult]]:
+    """The A/A evidence of this machine: replicated runs stored under its key;
+    where there are none, those stored under its first-rule key (a history
+    whose machine_key column still holds those: the same CPU and VM or not,
+    of any kernel or microcode, as that rule had it)."""
+    return store.replicated_figures(fp.key()) or store.replicated_figures(fp.legacy_key())
+
+
 def run(args: argparse.Namespace) -> int:
     check_threshold(args.threshold)
     if args.html is not None:
@@ -79,9 +94,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         run_a = store.load(store.resolve(ref_a))
         run_b = store.load(store.resolve(ref_b))
-        keys = {run_a.machine.key(), run_b.machine.key()}
         aa = compare.AAFloor.from_figures(
-            [figs for key in sorted(keys) for figs in store.replicated_figures(key)]
+            [figs for fp in _machines(run_a, run_b) for figs in _replicated(store, fp)]
         )
     finally:
         store.close()

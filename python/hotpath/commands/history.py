@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """`hotpath history`: the stored runs of every lab, newest first, each with
-its labs. Reads only: the database is opened read-only, never created,
-initialised or upgraded."""
+its labs and its machine (`--machine KEY`: one machine's only). Reads
+only: the database is opened read-only, never created, initialised or
+upgraded. Machine keys are today's rule's (hotpath.commands.machines):
+a run stored under the first rule is keyed again from its fingerprint."""
 
 import argparse
 import json
 import sys
 
 from hotpath.commands.common import add_db_option, db_path
+from hotpath.commands.machines import keyed_rows, resolve_key
 from hotpath.errors import UsageError
 from hotpath.store import Store, check_db_path
 
@@ -20,6 +23,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     add_db_option(parser)
     parser.add_argument(
         "--limit", type=int, default=20, help=f"at most N runs, 1..{MAX_LIMIT} (default 20)"
+    )
+    parser.add_argument(
+        "--machine",
+        default=None,
+        metavar="KEY",
+        help="only the runs of this machine: its key (hotpath machines) or a unique start of one",
     )
     parser.add_argument("--json", action="store_true", help="print the list as JSON")
     parser.set_defaults(handler=run)
@@ -35,19 +44,30 @@ def run(args: argparse.Namespace) -> int:
         return 0
     store = Store.open(path, create=False)
     try:
-        rows = store.runs(args.limit)
+        if args.machine is None:
+            rows = keyed_rows(store, store.runs(args.limit))
+        else:
+            every = keyed_rows(store, store.runs())
+            keys: dict[str, str] = {}  # key: short name, the newest run's first
+            for row in every:
+                keys.setdefault(row.machine_key, row.machine)
+            key = resolve_key(args.machine, keys, path)
+            rows = [row for row in every if row.machine_key == key][: args.limit]
     finally:
         store.close()
     if args.json:
         sys.stdout.write(json.dumps([row.__dict__ for row in rows], indent=2) + "\n")
         return 0
+    # The key's first 8 characters (its hash) tell machines apart; --machine takes them.
     header = (
-        f"{'id':>5}  {'started (UTC)':<25}  {'labs':<18}  {'figures':>7}  {'machine':<28}  command"
+        f"{'id':>5}  {'started (UTC)':<25}  {'labs':<18}  {'figures':>7}  {'key':<8}  "
+        f"{'machine':<28}  command"
     )
     print(header)
     for row in rows:
         print(
             f"{row.run_id:>5}  {row.started:<25}  {','.join(row.labs)[:18]:<18}  "
-            f"{row.figures:>7}  {row.machine[:28]:<28}  {row.command_line}"
+            f"{row.figures:>7}  {row.machine_key[:8]:<8}  {row.machine[:28]:<28}  "
+            f"{row.command_line}"
         )
     return 0

@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath machines`: the machines a history has seen, each with its key,
+the key's parts and how many runs it has. Reads only: the database is
+opened read-only, never created, initialised or upgraded.
+
+The key of a run is its fingerprint's key by today's rule
+(Fingerprint.key, docs/machines.md). A run stored under the first rule
+(its machine_key column holds 16 hex digits) is keyed again from the
+fingerprint it was stored with; `history --machine` and compare's A/A
+floor go by the same keys (keyed_rows).
+"""
+
+import argparse
+import dataclasses
+import json
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from hotpath.commands.common import add_db_option, db_path
+from hotpath.errors import UsageError
+from hotpath.inputs import shown
+from hotpath.machine import KEY_PARTS, PART_WORDS, Fingerprint, is_key
+from hotpath.store import RunRow, Store, check_db_path
+
+
+def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
+    parser = subparsers.add_parser(
+        "machines",
+        help="list the machines the history has seen, with their keys and runs",
+        description="Every machine key in the history, newest run first: its short name, "
+        "the key's parts (vendor, family, model, stepping, microcode, CPU features, logical "
+        "CPUs, kernel, VM or not), how many runs and the first and last run's start. A key, "
+        "or a unique start of one, is what `hotpath history --machine` takes.",
+    )
+    add_db_option(parser)
+    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    parser.set_defaults(handler=run)
+
+
+@dataclass
+class Machine:
+    """One key of a history and its runs."""
+
+    key: str
+    fingerprint: Fingerprint  # its newest run's
+    runs: int = 0
+    first: str = ""  # the oldest run's start (UTC, ISO 8601)
+    last: str = ""
+    stored_keys: list[str] = field(default_factory=list)  # as the history's column holds them
+
+    def to_json(self) -> dict[str, Any]:
+        return {
+            "key": self.key,
+            "machine": self.fingerprint.short_name(),
+            "parts": self.fingerprint.key_parts(),
+            "runs": self.runs,
+            "first": self.first,
+            "last": self.last,
+            "stored_keys": self.stored_keys,
+        }
+
+
+def keyed_rows(store: Store, rows: list[RunRow]) -> list[RunRow]:
+    """`rows` with machine_key by today's rule: a row stored under the first
+    rule is keyed again from the fingerprint stored with its run."""
+    return [
+        row
+        if is_key(row.machine_key)
+        else dataclasses.replace(row, machine_key=store.load(row.run_id).machine.key())
+        for row in rows
+    ]
+
+
+def machines(store: Store) -> list[Machine]:
+    """Every machine of the history, the one with the newest run first."""
+    rows = store.runs()  # newest first
+    found: dict[str, Machine] = {}
+    for stored, row in zip(rows, keyed_rows(store, rows), strict=True):
+        one = found.get(row.machine_key)
+        if one is None:
+            fp = store.load(row.run_id).machine
+            one = found[row.machine_key] = Machine(row.machine_key, fp, last=row.started)
+        one.runs += 1
+        one.first = row.started
+        if stored.machine_key not in one.stored_keys:
+            one.stored_keys.append(stored.machine_key)
+    return list(found.values())
+
+
+def resolve_key(value: str, keys: dict[str, str], path: Path, option: str = "--machine") -> str:
+    """The key `value` names: a key of `keys` (key: short name) or a unique
+    start of one; UsageError naming the value and the keys allowed."""
+    text = value.strip()
+    if text in keys:
+        return text
+    matching = [k for k in keys if k.startswith(text)] if text else []
+    if len(matching) == 1:
+        return matching[0]
+    why = "several machine keys start with it" if matching else "no machine key starts with it"
+    allowed = "; ".join(f"{k} ({name})" for k, name in keys.items()) or "none (no runs)"
+    raise UsageError(
+        f"{option} '{shown(value)}': {why}; allowed: a key of '{path}' or a unique start "
+        f"of one (hotpath machines): {allowed}"
+    )
+
+
+def describe(fp: Fingerprint) -> str:
+    """The key's parts in words, on one line."""
+    parts = fp.key_parts()
+    return "; ".join(f"{PART_WORDS[name]} {parts[name]}" for name in KEY_PARTS)
+
+
+def run(args: argparse.Namespace) -> int:
+    path = db_path(args)
+    check_db_path(path, write=False)
+    if not path.exists():
+        print("[]" if args.json else f"no runs recorded yet in {path}")
+        return 0
+    store = Store.open(path, create=False)
+    try:
+        found = machines(store)
+    finally:
+        store.close()
+    if args.json:
+        sys.stdout.write(json.dumps([m.to_json() for m in found], indent=2) + "\n")
+        return 0
+    if not found:
+        print(f"no runs recorded yet in {path}")
+        return 0
+    print(f"{len(found)} machine(s) in {path}, the one with the newest run first:")
+    for one in found:
+        print()
+        print(f"{one.key}  {one.fingerprint.short_name()}")
+        print(f"  runs: {one.runs}, first {one.first}, last {one.last}")
+        print(f"  {describe(one.fingerprint)}")
+    return 0
