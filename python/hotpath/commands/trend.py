@@ -227,7 +227,10 @@ def _print_one(history: History, t: Trend, settings: Settings) -> None:
     print(f"{'#':>4}  {'run':>5}  {'started (UTC)':<25}  {'kernel':<20}  {'median':>10}  note")
     for i, p in enumerate(t.points):
         if i in starts:
-            print(f"{'':>4}  {'':->5}  change point: {_pct(t.changes[starts[i]].magnitude)}")
+            print(
+                f"{'':>4}  {'':->5}  change point: {_pct(t.changes[starts[i]].magnitude)} "
+                f"{t.direction(t.changes[starts[i]].magnitude)}"
+            )
         note = ""
         if i in outliers:
             o = outliers[i]
