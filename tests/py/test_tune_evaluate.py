@@ -21,7 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from hotpath.tune import evaluate, workloads
+from hotpath.render import tune_evaluate
+from hotpath.tune import comparison, evaluate, workloads
 from hotpath.tune import profile as profile_mod
 from hotpath.tune.plan import make_plan
 from hotpath.tune.ranktest import mann_whitney_u
@@ -100,13 +101,13 @@ def test_hurting_setting_found_and_named_settings_restored(cli, tmp_path):
 def test_report_names_the_settings_that_carry_the_effect():
     w = workloads.custom("slow=true")
     verdicts = [
-        evaluate.Verdict(w, "A", "B", 2.0, (1.5, 2.5), 0.001, "worse", None),
-        evaluate.Verdict(w, "A", "A+x", 2.0, (1.5, 2.5), 0.001, "worse", "x"),
-        evaluate.Verdict(w, "A", "A+y", 1.0, (0.9, 1.1), 0.5, "no evidence", "y"),
+        comparison.Verdict(w, "A", "B", 2.0, (1.5, 2.5), 0.001, "worse", None),
+        comparison.Verdict(w, "A", "A+x", 2.0, (1.5, 2.5), 0.001, "worse", "x"),
+        comparison.Verdict(w, "A", "A+y", 1.0, (0.9, 1.1), 0.5, "no evidence", "y"),
     ]
     samples = {(c, "slow"): [1.0, 2.0, 3.0] for c in ("A", "B", "A+x", "A+y")}
     args = Namespace(rounds=3, threshold=0.02)
-    text = evaluate.render("p", args, 0.0167, "AMD EPYC, 2 CPUs", samples, verdicts)
+    text = tune_evaluate.render("p", args, 0.0167, "AMD EPYC, 2 CPUs", samples, verdicts)
     assert "slow: worse; settings with an effect of their own: x (worse)" in text
     assert "slow: wall clock of the whole run, in s, lower is better" in text
     assert "machine: AMD EPYC, 2 CPUs" in text
@@ -264,7 +265,10 @@ def test_two_evaluations_stored_and_compared(cli, tmp_path):
     history = cli("history", "--db", str(db))
     assert history.status == 0, history.err
     lines = [line.split() for line in history.out.splitlines()[1:]]
-    assert [(line[0], line[2]) for line in lines] == [("2", "6"), ("1", "6")]  # A, B, B/A x 2
+    assert [(line[0], line[2], line[3]) for line in lines] == [
+        ("2", "tune", "6"),
+        ("1", "tune", "6"),
+    ]
     assert all("tune evaluate" in " ".join(line) for line in lines)
 
     # What is kept: each figure in its unit and with its better side, the
@@ -313,7 +317,7 @@ def test_two_evaluations_stored_and_compared(cli, tmp_path):
         row = next(r for r in rows if r.split()[1:3] == [mode, variant])
         assert (" x " if variant == "B/A" else " s ") in row
         assert row.rstrip().endswith(f["verdict_text"]), row
-    assert "units: ratio, s," in res.out
+    assert "units: ratio, seconds of wall clock," in res.out
 
 
 def test_bad_db_refused_before_any_setting_changes(cli, tmp_path):

@@ -25,12 +25,12 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hotpath.errors import HotpathError, StoreError
+from hotpath.tune.comparison import Config, Verdict
 from hotpath.tune.workloads import Workload
 
 if TYPE_CHECKING:
     from hotpath.machine import Fingerprint
     from hotpath.results import RunResult
-    from hotpath.tune.evaluate import Config, Verdict
 
 LAB = "tune"
 COMMAND = "tune evaluate"
@@ -59,9 +59,9 @@ def build_run(
     alpha: float,
     machine: "Fingerprint",
     started: str,
-    cfgs: "list[Config]",
+    cfgs: list[Config],
     samples: dict[tuple[str, str], list[float]],
-    verdicts: "list[Verdict]",
+    verdicts: list[Verdict],
 ) -> "RunResult":
     """The evaluation as a RunResult: figures per configuration and workload,
     a ratio figure per comparison, and the lab's section."""
@@ -166,7 +166,7 @@ def not_stored(problem: str) -> HotpathError:
 
 def render_run(run: "RunResult") -> str:
     """The text `hotpath tune evaluate` printed, rebuilt from a stored run."""
-    from hotpath.tune import evaluate
+    from hotpath.render.tune_evaluate import render
 
     section: dict[str, Any] = run.sections[LAB]
     name = section["profile"]
@@ -179,7 +179,7 @@ def render_run(run: "RunResult") -> str:
     }
     verdicts = [_verdict(c, workloads) for c in section["comparisons"]]
     args = argparse.Namespace(rounds=section["rounds"], threshold=section["threshold"])
-    return evaluate.render(name, args, section["alpha"], run.machine.one_line(), samples, verdicts)
+    return render(name, args, section["alpha"], run.machine.one_line(), samples, verdicts)
 
 
 def _workload(doc: dict[str, Any]) -> Workload:
@@ -190,9 +190,7 @@ def _workload(doc: dict[str, Any]) -> Workload:
     )  # fmt: skip
 
 
-def _verdict(doc: dict[str, Any], workloads: dict[str, Workload]) -> "Verdict":
-    from hotpath.tune.evaluate import Verdict
-
+def _verdict(doc: dict[str, Any], workloads: dict[str, Workload]) -> Verdict:
     return Verdict(
         workloads[doc["workload"]], doc["base"], doc["other"], doc["ratio"],
         (doc["ci"][0], doc["ci"][1]), doc["p"], doc["verdict"], doc["setting"],

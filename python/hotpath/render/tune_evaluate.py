@@ -1,0 +1,108 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""`hotpath tune evaluate`'s output: the table of comparisons and its JSON
+(hotpath.tune-evaluate/1), from a fresh evaluation or a stored one
+(hotpath.tune.stored.render_run). No numpy at import: the tuning lab's
+commands other than evaluate run without it."""
+
+import argparse
+
+from hotpath.tune.comparison import NO_EVIDENCE, Verdict
+from hotpath.tune.workloads import Workload
+
+
+def _summary_text(values: list[float], unit: str) -> str:
+    from hotpath.stats import summarize
+
+    s = summarize(values)
+    return f"{s.median:.4g} {unit} [{s.p10:.4g}..{s.p90:.4g}]"
+
+
+def render(
+    name: str,
+    args: argparse.Namespace,
+    alpha: float,
+    machine: str,
+    samples: dict[tuple[str, str], list[float]],
+    verdicts: list[Verdict],
+) -> str:
+    lines = [
+        f"evaluate '{name}': {args.rounds} rounds, configurations interleaved in each round "
+        "(A: the settings at the start, B: the profile)",
+        f"machine: {machine}",
+        "figures: median of one figure per process run [p10..p90]; ratio = other/base median "
+        "with its bootstrap 95% CI; p: Mann-Whitney two-sided; "
+        f"better/worse only when p < {alpha:.2g} (0.05 Bonferroni), CI excludes 1, "
+        f"|ratio - 1| > {args.threshold} (--threshold); with |ratio - 1| within it, "
+        "the change and its CI, below the threshold",
+        "",
+        f"{'workload':<16} {'base':<32} {'other':<32} {'base figure':<32} "
+        f"{'other figure':<32} {'ratio':>6} {'95% CI':>15} {'p':>8}  verdict",
+    ]
+    legend = {v.workload.name: v.workload for v in verdicts}
+    for w in legend.values():
+        better = "lower" if w.lower_is_better else "higher"
+        lines.insert(-2, f"  {w.name}: {w.figure}, in {w.unit}, {better} is better")
+    for v in verdicts:
+        w = v.workload
+        direction = "lower" if w.lower_is_better else "higher"
+        lines.append(
+            f"{w.name:<16} {v.base[:32]:<32} {v.other[:32]:<32} "
+            f"{_summary_text(samples[(v.base, w.name)], w.unit):<32} "
+            f"{_summary_text(samples[(v.other, w.name)], w.unit):<32} "
+            f"{v.ratio:>6.3f} {f'[{v.ci[0]:.3f}, {v.ci[1]:.3f}]':>15} {v.p:>8.2g}  "
+            f"{v.verdict} ({direction} is better)"
+        )
+    main = [v for v in verdicts if v.setting is None]
+    parts = [v for v in verdicts if v.setting is not None]
+    if parts:
+        lines.append("")
+        for m in main:
+            carriers = [
+                v.setting for v in parts if v.workload is m.workload and v.verdict != NO_EVIDENCE
+            ]
+            effect = m.verdict if m.verdict != NO_EVIDENCE else "no evidence for the profile"
+            who = ", ".join(f"{s} ({_verdict_of(parts, m.workload, s)})" for s in carriers if s)
+            lines.append(
+                f"{m.workload.name}: {effect}; settings with an effect of their own: "
+                + (who or "none found")
+            )
+    return "\n".join(lines)
+
+
+def _verdict_of(parts: list[Verdict], w: Workload, setting: str) -> str:
+    return next(v.verdict for v in parts if v.workload is w and v.setting == setting)
+
+
+def to_json(
+    name: str,
+    args: argparse.Namespace,
+    alpha: float,
+    machine: dict[str, object],
+    samples: dict[tuple[str, str], list[float]],
+    verdicts: list[Verdict],
+) -> dict[str, object]:
+    return {
+        "schema": "hotpath.tune-evaluate/1",
+        "profile": name,
+        "rounds": args.rounds,
+        "per_setting": args.per_setting,
+        "alpha": alpha,
+        "threshold": args.threshold,
+        "machine": machine,
+        "samples": [{"config": c, "workload": w, "values": v} for (c, w), v in samples.items()],
+        "comparisons": [
+            {
+                "workload": v.workload.name,
+                "unit": v.workload.unit,
+                "lower_is_better": v.workload.lower_is_better,
+                "base": v.base,
+                "other": v.other,
+                "setting": v.setting,
+                "ratio": v.ratio,
+                "ci": list(v.ci),
+                "p": v.p,
+                "verdict": v.verdict,
+            }
+            for v in verdicts
+        ],
+    }

@@ -1,0 +1,30 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""What `hotpath tune evaluate` compares and decides: the configurations and
+each comparison's verdict. Shared by the evaluation (hotpath.tune.evaluate),
+its history (hotpath.tune.stored) and its text (hotpath.render.tune_evaluate),
+none of which imports another for them."""
+
+from dataclasses import dataclass
+
+from hotpath.tune.workloads import Workload
+
+NO_EVIDENCE = "no evidence"
+
+
+@dataclass(frozen=True)
+class Config:
+    label: str
+    values: dict[str, str]  # knob name -> value
+    setting: str | None = None  # the setting it isolates (per-setting runs)
+
+
+@dataclass(frozen=True)
+class Verdict:
+    workload: Workload
+    base: str
+    other: str
+    ratio: float
+    ci: tuple[float, float]
+    p: float
+    verdict: str
+    setting: str | None
