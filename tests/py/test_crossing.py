@@ -427,7 +427,7 @@ def test_run_suite_part(program, tmp_path):
     """`hotpath run`'s share: its figures join the run, its files come from the run."""
     part = crossing_run.suite_part(quick=True)
     assert part.result is not None and part.problem is None
-    assert part.line(tmp_path).startswith("crossing: ")
+    assert part.line().startswith("crossing: ")
     run = RunResult("run", "2026-01-01T00:00:00+00:00", fingerprint(), labs=["csum"])
     crossing_stored.add_to(run, part.result)
     assert run.labs == ["csum", "crossing"] and run.sections["crossing"]["count"] == 1024

@@ -115,8 +115,8 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
 
 
 def run(args: argparse.Namespace, lab: Lab) -> int:
-    if lab.alternate is not None:
-        status = lab.alternate(args)
+    if lab.own_command is not None:
+        status: int | None = lab.hook(lab.own_command)(args)
         if status is not None:
             return status
     seed = seedtable.chosen(args, lab)

@@ -36,8 +36,6 @@ from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat
 from hotpath.labs import ALL_LABS, enrich
-from hotpath.labs.crossing import run as crossing_run
-from hotpath.labs.crossing import stored as crossing_stored
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult
@@ -106,11 +104,11 @@ def run(args: argparse.Namespace) -> int:
     )
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
-    crossing = crossing_run.suite_part(args.quick)  # its own program, not the runner
-    if crossing.result is not None:
-        crossing_stored.add_to(result, crossing.result)
+    # Labs that time with a program of their own (crossing) add their share.
+    own = [lab.hook(lab.own_suite)(result, args.quick) for lab in ALL_LABS if lab.own_suite]
     stored = write_and_store(args, result, folder)
-    print(crossing.line(folder))
+    for line in own:
+        print(line)
     print("\n".join(summary.render_lines(summary.summarize_run(result, args.threshold))))
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")

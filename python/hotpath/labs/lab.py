@@ -2,10 +2,11 @@
 """The shape every lab has (see hotpath.labs for how to add one)."""
 
 import argparse
+import importlib
 import re
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from hotpath.errors import UsageError
 from hotpath.inputs import MODES, shown
@@ -112,9 +113,17 @@ class Lab:
     # named, first = the --with target; None: every primitive of the lab.
     # The others stay reachable with --primitive, at their own sizes.
     default_primitives: tuple[str, ...] | None = None
-    # A mode of the lab's own instead of timing (the avc lab's --stats):
-    # returns the exit status, or None when its options did not ask for it.
-    alternate: "Callable[[argparse.Namespace], int | None] | None" = None
+    # The lab's own measuring where it does not go through the engine alone,
+    # named "module:function" (Lab.hook): the function takes the parsed
+    # arguments and returns the exit status, or None when its options did
+    # not ask for it (avc: --stats, --seed-table, --recommend; crossing:
+    # always). Named, not imported: that code stores and prints through
+    # hotpath.commands, which imports these specs, so a spec never imports it.
+    own_command: str | None = None
+    # `hotpath run`'s share of a lab that times with a program of its own
+    # (crossing), named likewise: the function takes the run and --quick,
+    # adds its figures and section to the run, and returns the line to print.
+    own_suite: str | None = None
     # The kernel's versions of a primitive, oldest first, the newest being
     # the kernel's current code: the report's summary sets it against its
     # predecessors. A primitive not named here has one kernel variant at most.
@@ -132,6 +141,12 @@ class Lab:
     write_files: "Callable[[RunResult, Path], list[Path]] | None" = None
     # False where figures are not a cost against size: no plot is drawn.
     plotted: bool = True
+
+    def hook(self, named: str) -> Callable[..., Any]:
+        """The function a hook names ("hotpath.labs.avc.command:run")."""
+        module, _, function = named.partition(":")
+        found: Callable[..., Any] = getattr(importlib.import_module(module), function)
+        return found
 
     def chosen(self, members: list[str], wanted: str | None) -> tuple[str, ...]:
         """The primitives to time: `wanted` (checked against `members`, the

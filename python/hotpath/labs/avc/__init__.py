@@ -14,16 +14,13 @@ See docs/labs/avc.md.
 import argparse
 from pathlib import Path
 
-from hotpath import measure
 from hotpath.errors import UsageError
 from hotpath.inputs import ascii_int, shown
-from hotpath.labs.avc import recommend as avc_recommend
-from hotpath.labs.avc import seed_table as avc_seed_table
-from hotpath.labs.avc import stats as avc_stats
 from hotpath.labs.lab import Lab, Suite
 
 MAX_SLOTS = 1 << 20
 DEFAULT_SLOTS = 512
+DEFAULT_CHECKS = 1_000_000  # --stats: permission checks of the workload
 
 
 def _slots(text: str) -> int:
@@ -55,9 +52,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--checks",
         type=int,
-        default=avc_stats.DEFAULT_CHECKS,
+        default=DEFAULT_CHECKS,
         metavar="C",
-        help=f"--stats: permission checks the workload makes (default {avc_stats.DEFAULT_CHECKS})",
+        help=f"--stats: permission checks the workload makes (default {DEFAULT_CHECKS})",
     )
 
     parser.add_argument(
@@ -95,34 +92,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def alternate(args: argparse.Namespace) -> int | None:
-    """--stats, --seed-table or --recommend instead of timing; None when not asked."""
-    asked = [flag for flag in ("stats", "seed_table", "recommend") if getattr(args, flag)]
-    if not asked:
-        if args.trace is not None:
-            raise UsageError(f"--trace '{args.trace}': allowed only with --stats or --recommend")
-        if args.sizes is not None:
-            # The timed lookups take the node counts --stats takes (their
-            # registry refuses others): refused here, before anything runs,
-            # not each figure "n/a" and exit 0.
-            known = measure.listing(measure.get_runner())
-            avc_stats.node_counts(known, args.sizes, ())
-        return None
-    if len(asked) > 1:
-        raise UsageError("one of --stats, --seed-table, --recommend at a time")
-    avc_stats.check_checks(args.checks)
-    if args.seed_table:
-        if args.trace is not None or args.sizes is not None:
-            raise UsageError(
-                "--seed-table: sets its own configurations; allowed beside it: "
-                "--checks, --rounds, --json"
-            )
-        return avc_seed_table.run(args)
-    if args.recommend:
-        return avc_recommend.run(args)
-    return avc_stats.run(args, _slots(args.slots))
-
-
 def runner_args(args: argparse.Namespace) -> list[str]:
     return ["--param", f"slots={_slots(args.slots)}"]
 
@@ -138,5 +107,5 @@ LAB = Lab(
     show_align=False,
     add_arguments=add_arguments,
     runner_args=runner_args,
-    alternate=alternate,
+    own_command="hotpath.labs.avc.command:run",
 )

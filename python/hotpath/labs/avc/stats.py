@@ -29,7 +29,6 @@ from hotpath.results import RunResult
 from hotpath.runner import invoke
 
 PRIMITIVE = "avc_lookup"
-DEFAULT_CHECKS = 1_000_000
 DEFAULT_SAMPLES = 100
 MAX_RUNS = 100
 MAX_CHECKS = 1_000_000_000

@@ -34,7 +34,6 @@ from hotpath.inputs import ascii_int, shown
 from hotpath.labs.crossing import stored as crossing_stored
 from hotpath.labs.lab import Lab, Suite
 from hotpath.stats import DEFAULT_NOISY_FRACTION
-from hotpath.store import check_db_path, db_path, storing
 
 USER_PATHS = ("write", "pwrite", "writev", "io_uring")
 KERNEL_PATH = "kernel_write"
@@ -233,40 +232,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def alternate(args: argparse.Namespace) -> int:
-    """The whole command: this lab never goes through the engine's runner."""
-    from hotpath.labs.crossing import run as crossing_run
-
-    refuse_engine_options(args)
-    work = check_workload(args)
-    if storing(args):  # before anything runs: a bad --db changes nothing
-        check_db_path(db_path(args))
-    if args.kernel == "vm":
-        if args.dir is not None:
-            raise UsageError(
-                f"--dir '{args.dir}': allowed only without --kernel vm (the guest writes "
-                "to a tmpfs of its own)"
-            )
-        return crossing_run.run_vm(args, work)
-    if args.time_limit is not None:
-        raise UsageError(f"--time-limit '{args.time_limit}': allowed only with --kernel vm")
-    folder = check_dir(args.dir, work.bytes)
-    if args.kernel == "host":
-        return crossing_run.run_host_kernel(args, work, folder)
-    return crossing_run.run_user(args, work, folder)
-
-
 LAB = Lab(
     name="crossing",
     title="user write() vs kernel_write() from a module vs batched user I/O (seed 001)",
     default_sizes=(DEFAULT_CHUNK,),
     default_aligns=(0,),
     # No runner primitives: `hotpath run` runs the lab's own quick suite
-    # (hotpath.labs.crossing.run.suite_part) instead.
+    # (own_suite) instead.
     suite=Suite(sizes=(DEFAULT_CHUNK,), aligns=(0,), rounds=16, quick_rounds=8),
     show_align=False,
     add_arguments=add_arguments,
-    alternate=alternate,
+    own_command="hotpath.labs.crossing.command:run",
+    own_suite="hotpath.labs.crossing.command:suite",
     summarize=crossing_stored.lab_summary,
     write_files=crossing_stored.write_files,
     plotted=False,

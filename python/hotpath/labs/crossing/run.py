@@ -304,14 +304,6 @@ def module_result(run: ModuleRun, work: Workload) -> report.PathFigure:
     return report.module_figure(run, "ok", None)
 
 
-def run_vm(args: argparse.Namespace, work: Workload) -> int:
-    """--kernel vm: the guest (hotpath.labs.crossing.vm), printed like the host's."""
-    from hotpath.labs.crossing import vm as crossing_vm
-
-    # The guest's clock is emulated: the machine is the host's, measured here.
-    return finish(args, crossing_vm.run(args, work), None)
-
-
 @dataclass
 class SuitePart:
     """The crossing lab's share of `hotpath run`: its quick run, or why not."""
@@ -319,11 +311,11 @@ class SuitePart:
     result: report.CrossingReport | None
     problem: str | None = None
 
-    def line(self, folder: Path) -> str:
+    def line(self) -> str:
         """What `hotpath run` prints of it (the report folder has crossing.md)."""
         if self.result is None:
             return f"crossing: not measured: {self.problem}"
-        return f"crossing: {report.verdict(self.result.paths)} ({folder / 'crossing.md'})"
+        return f"crossing: {report.verdict(self.result.paths)} (crossing.md in the report)"
 
 
 def suite_part(quick: bool) -> SuitePart:
