@@ -5,9 +5,11 @@ An import circle can hide behind the order the CLI happens to import
 modules in (hotpath.cli imported hotpath.measure before hotpath.labs, so
 `python -c "import hotpath.summary"` failed while every command worked).
 Each module is imported here in a fresh interpreter, so no earlier import
-can mask one.
+can mask one; and the package's import graph, deferred imports included,
+must hold no circle at all.
 """
 
+import ast
 import subprocess
 import sys
 from concurrent.futures import ThreadPoolExecutor
@@ -64,3 +66,81 @@ def test_every_module_imports_first(tmp_path):
     with ThreadPoolExecutor(max_workers=8) as pool:
         failures = [f for f in pool.map(lambda n: import_alone(n, tmp_path), modules()) if f]
     assert not failures, "imported first, these fail:\n" + "\n".join(failures)
+
+
+def imports_of(name: str, path: Path, known: set[str]) -> set[str]:
+    """The hotpath modules `name` imports anywhere in it (inside functions
+    too: a deferred import hides a circle, it does not remove one), except
+    under `if TYPE_CHECKING:`, which runs no import. Importing a.b.c runs
+    a.b's __init__ as well; a module's own parent packages do not count."""
+    tree = ast.parse(path.read_text())
+    for node in ast.walk(tree):
+        if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
+            node.body = []
+    package = name if path.name == "__init__.py" else name.rpartition(".")[0]
+    named: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            named.update(a.name for a in node.names if a.name.startswith("hotpath"))
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                parts = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join(parts) + (f".{base}" if base else "")
+            if base.startswith("hotpath"):
+                named.update(
+                    f"{base}.{a.name}" if f"{base}.{a.name}" in known else base for a in node.names
+                )
+    found = set()
+    for module in named:
+        parts = module.split(".")
+        for end in range(2, len(parts) + 1):
+            step = ".".join(parts[:end])
+            if step in known and step != name and not name.startswith(f"{step}."):
+                found.add(step)
+    return found
+
+
+def circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Strongly connected groups of more than one module (Tarjan)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    found: list[list[str]] = []
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = len(index)
+        stack.append(v)
+        for w in graph[v]:
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                found.append(sorted(group))
+
+    for v in graph:
+        if v not in index:
+            visit(v)
+    return found
+
+
+def test_no_import_circle():
+    paths = {}
+    for path in sorted(PACKAGE.rglob("*.py")):
+        parts = path.relative_to(PACKAGE.parent).with_suffix("").parts
+        paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+    graph = {name: imports_of(name, path, set(paths)) for name, path in paths.items()}
+    assert circles(graph) == []
+
+
+def test_a_circle_is_found():
+    assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
