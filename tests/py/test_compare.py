@@ -6,14 +6,13 @@ import pytest
 
 from hotpath.compare import (
     DEFAULT_FLOOR,
-    NO_EVIDENCE,
     AAFloor,
     compare_runs,
     detectable_change,
-    render,
     replica_ratio,
 )
-from hotpath.verdicts import BELOW, WITHIN_UNIT, decide
+from hotpath.render.compare_text import render
+from hotpath.verdicts import BELOW, NO_EVIDENCE, WITHIN_UNIT, decide
 from test_store import make_run
 
 STEADY = [1.0, 1.005, 0.997]  # replica medians of one figure / its base, 0.8% apart

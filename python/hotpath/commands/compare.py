@@ -16,7 +16,7 @@ from hotpath.commands.common import add_db_option, db_path
 from hotpath.commands.report import write_folder
 from hotpath.errors import UsageError
 from hotpath.machine import Fingerprint
-from hotpath.render import compare_html
+from hotpath.render import compare_html, compare_text
 from hotpath.report import check_folder
 from hotpath.results import FigureResult, RunResult
 from hotpath.store import Store, check_db_path
@@ -104,9 +104,9 @@ def run(args: argparse.Namespace) -> int:
         _check_variant(run_b, variant_b, args.run_b)
     result = compare.compare_runs(run_a, run_b, args.threshold, aa, variant_a, variant_b)
     if args.json:
-        sys.stdout.write(json.dumps(compare.to_json(result), indent=2) + "\n")
+        sys.stdout.write(json.dumps(compare_text.to_json(result), indent=2) + "\n")
     else:
-        sys.stdout.write(compare.render(result))
+        sys.stdout.write(compare_text.render(result))
     if args.html is not None:
         page = compare_html.render_page(result, run_a, run_b)
         write_folder(args.html, lambda into: destination.write_file(into / "compare.html", page))

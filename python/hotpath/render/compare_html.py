@@ -13,8 +13,9 @@ medians, the interval and the method. Self-contained like report.html.
 import html
 import math
 
-from hotpath.compare import Comparison, FigureComparison, rule_lines
+from hotpath.compare import Comparison, FigureComparison
 from hotpath.labs import lab_for
+from hotpath.render.compare_text import rule_lines
 from hotpath.render.html import STYLE
 from hotpath.results import RunResult, unit_name
 from hotpath.verdicts import BELOW, HIGHER, IMPROVED, LOWER, REGRESSED
