@@ -18,6 +18,7 @@ from hotpath.labs import lab_for
 from hotpath.plots import plot_run
 from hotpath.render import html as html_format
 from hotpath.render import markdown
+from hotpath.render import summary as summary_text
 from hotpath.results import Graph, RunResult
 
 
@@ -48,7 +49,7 @@ def write_pages(
     calib_text = render_calibration(calibration) if calibration else []
     md = ["# hotpath report", "", f"{run.started}, hotpath {run.version}: `{run.command_line}`", ""]
     found = summary.summarize_run(run, threshold)
-    md.extend(summary.render_markdown(found))
+    md.extend(summary_text.render_markdown(found))
     warnings = [*run.machine.warnings(), *run.variant_warnings()]
     md.extend(["", *(f"- warning: {w}" for w in warnings)] if warnings else [])
     old = not run.extras_kept  # stored before the history kept bounds and graphs

@@ -33,7 +33,6 @@ from hotpath import seedtables
 from hotpath.findings import (
     BAD,
     GOOD,
-    HEADLINE,
     NEUTRAL,
     Finding,
     LabSummary,
@@ -472,29 +471,3 @@ def summarize_run(run: RunResult, threshold: float = 0.0) -> RunSummary:
         own = lab.summarize if lab is not None else None
         found.append(own(run) if own is not None else summarize_lab(run, name, threshold))
     return RunSummary(state, found)
-
-
-def render_lines(summary: RunSummary) -> list[str]:
-    """Plain text: the terminal's summary."""
-    lines = ["Summary", *(f"  {line}" for line in summary.state)]
-    for lab in summary.labs:
-        lines.append(f"lab {lab.lab}: {lab.title}")
-        for finding in lab.findings:
-            lines.append(f"  - {finding.text}")
-            lines.extend(f"      {detail}" for detail in finding.details)
-    return lines
-
-
-def render_markdown(summary: RunSummary) -> list[str]:
-    lines = ["## Summary", "", *(f"- {line}" for line in summary.state)]
-    lines.extend(["", "| lab | " + " | ".join(t for _, t in HEADLINE) + " |"])
-    lines.append("|---" * (len(HEADLINE) + 1) + "|")
-    for lab in summary.labs:
-        cells = ["<br>".join(lab.headline[key]) or "-" for key, _ in HEADLINE]
-        lines.append(f"| {lab.lab} | " + " | ".join(cells) + " |")
-    for lab in summary.labs:
-        lines.extend(["", f"### Lab {lab.lab}: {lab.title}", ""])
-        for finding in lab.findings:
-            lines.append(f"- {finding.text}")
-            lines.extend(f"  - {detail}" for detail in finding.details)
-    return lines

@@ -36,6 +36,7 @@ from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat
 from hotpath.labs import ALL_LABS, enrich
+from hotpath.render import summary as summary_text
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult
@@ -109,7 +110,7 @@ def run(args: argparse.Namespace) -> int:
     stored = write_and_store(args, result, folder)
     for line in own:
         print(line)
-    print("\n".join(summary.render_lines(summary.summarize_run(result, args.threshold))))
+    print("\n".join(summary_text.render_lines(summary.summarize_run(result, args.threshold))))
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")
     wrong = result.wrong_variants()
