@@ -13,12 +13,12 @@ from pathlib import Path
 
 from hotpath import destination, summary
 from hotpath.calibration import from_json as calibration_from_json
-from hotpath.calibration import render as render_calibration
 from hotpath.labs import lab_for
 from hotpath.plots import plot_run
 from hotpath.render import html as html_format
 from hotpath.render import markdown
 from hotpath.render import summary as summary_text
+from hotpath.render.calibration import render as render_calibration
 from hotpath.results import Graph, RunResult
 
 

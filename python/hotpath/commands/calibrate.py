@@ -14,6 +14,7 @@ from hotpath.compare import MIN_REPLICAS, detectable_change
 from hotpath.errors import UsageError
 from hotpath.inputs import check_cpu, check_rounds
 from hotpath.render import markdown
+from hotpath.render.calibration import render as render_calibration
 from hotpath.render.context import context_lines
 
 
@@ -105,7 +106,7 @@ def run(args: argparse.Namespace) -> int:
         elif args.markdown:
             sys.stdout.write(markdown.render_run(result))
         else:
-            lines = [*context_lines(result), "", *calibration.render(cal)]
+            lines = [*context_lines(result), "", *render_calibration(cal)]
             lines.append(detectable_line(detectable))
             if result.run_id is not None:
                 lines.append(f"stored as run {result.run_id}")
