@@ -7,9 +7,9 @@ with few checks: the figures are deterministic, never timings."""
 
 import pytest
 
-from hotpath.labs.avc import stats as avc_stats
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.machine import Fingerprint
+from hotpath.render.avc_stats import render
 from hotpath.store import Store
 
 HASHES = {"orig", "muladd", "murmur3", "jhash", "hp"}
@@ -99,10 +99,10 @@ class TestWithTheRunner:
         res = stats(cli, db, "--sizes", "512,2048")
         printed = res.out.removesuffix(f"stored as run 1 in {db}\n")
         doc = avc_stored.from_run(load(db, 1))
-        assert avc_stats.render(doc, doc["slots"]) == printed
+        assert render(doc, doc["slots"]) == printed
         one = stats(cli, db, "--variants", "murmur3")  # with hash_stats and cache_stats
         doc = avc_stored.from_run(load(db, 2))
-        assert avc_stats.render(doc, 512) + f"stored as run 2 in {db}\n" == one.out
+        assert render(doc, 512) + f"stored as run 2 in {db}\n" == one.out
         assert "cache_stats:" in one.out
 
     def test_json_names_the_run(self, cli, tmp_path):

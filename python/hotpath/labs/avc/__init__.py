@@ -18,6 +18,7 @@ from hotpath.errors import UsageError
 from hotpath.inputs import ascii_int, shown
 from hotpath.labs.lab import Lab, Suite
 
+PRIMITIVE = "avc_lookup"  # the runner's primitive of the lab
 MAX_SLOTS = 1 << 20
 DEFAULT_SLOTS = 512
 DEFAULT_CHECKS = 1_000_000  # --stats: permission checks of the workload

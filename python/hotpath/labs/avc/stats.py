@@ -22,13 +22,14 @@ from typing import Any
 from hotpath import measure
 from hotpath.errors import RunnerError, UsageError
 from hotpath.inputs import MAX_SIZE, parse_names, parse_sizes
+from hotpath.labs.avc import PRIMITIVE
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.machine import fingerprint
 from hotpath.protocol import Listing, parse_cpu
+from hotpath.render.avc_stats import render
 from hotpath.results import RunResult
 from hotpath.runner import invoke
 
-PRIMITIVE = "avc_lookup"
 DEFAULT_SAMPLES = 100
 MAX_RUNS = 100
 MAX_CHECKS = 1_000_000_000
@@ -73,37 +74,6 @@ def analyses(args: argparse.Namespace, slots: int) -> dict[str, Any]:
     if not isinstance(doc, dict) or not isinstance(doc.get("analyses"), list):
         raise RunnerError("runner's analyze output has no analyses")
     return doc
-
-
-def render(doc: dict[str, Any], slots: int) -> str:
-    rows = [a for a in doc["analyses"] if a.get("result")]
-    first = rows[0]["result"] if rows else {}
-    lines = [
-        f"{PRIMITIVE} model, {slots} slots: {first.get('checks', 0):,} checks of the "
-        f"{first.get('workload', 'synthetic')} workload ({first.get('runs', 1)} seed(s)), "
-        f"hash_stats sampled {first.get('samples', 0)} times (means); (formula/random): a "
-        "perfectly random "
-        "hash with as many entries, by the formula and run through the same model (reclaim "
-        "included); not a timing",
-        "",
-        f"{'hash':<9} {'nodes':>6} {'entries':>8} {'buckets used (formula/random)':>31} "
-        f"{'longest chain (formula/random)':>31} {'hit rate':>9} {'memory':>10}",
-    ]
-    for a in rows:
-        r = a["result"]
-        lines.append(
-            f"{a['variant']:<9} {a['size']:>6} {r['mean_entries']:>8.1f} "
-            f"{r['mean_utilisation']:>14.1%} ({r['limit_utilisation']:.1%}/"
-            f"{r['random_utilisation']:.1%}) "
-            f"{r['mean_longest_chain']:>18.2f} ({r['limit_longest_chain']:.2f}/"
-            f"{r['random_longest_chain']:.2f}) "
-            f"{r['hit_rate']:>9.1%} {r['memory_bytes'] / 1024:>7.0f} KiB"
-        )
-    if len(rows) == 1:
-        r = rows[0]["result"]
-        lines += ["", "hash_stats:", r["hash_stats"].rstrip(), "", "cache_stats:"]
-        lines.append(r["cache_stats"].rstrip())
-    return "\n".join(lines) + "\n"
 
 
 def check_checks(checks: int) -> int:
