@@ -77,7 +77,7 @@ def write_pages(
         path
         for name in run.labs
         if (lab := lab_for(name)) is not None and lab.write_files is not None
-        for path in lab.write_files(run, folder)
+        for path in lab.hook(lab.write_files)(run, folder)
     ]
     return files + plots + [path for _, path in graphs] + own
 

@@ -468,6 +468,8 @@ def summarize_run(run: RunResult, threshold: float = 0.0) -> RunSummary:
     found = []
     for name in labs:
         lab = lab_for(name)
-        own = lab.summarize if lab is not None else None
-        found.append(own(run) if own is not None else summarize_lab(run, name, threshold))
+        if lab is not None and lab.summarize is not None:
+            found.append(lab.hook(lab.summarize)(run))
+        else:
+            found.append(summarize_lab(run, name, threshold))
     return RunSummary(state, found)

@@ -21,6 +21,7 @@ from hotpath.labs.crossing import stored as crossing_stored
 from hotpath.labs.crossing import vm as crossing_vm
 from hotpath.labs.crossing.results import parse_module_results, parse_user_run
 from hotpath.machine import fingerprint
+from hotpath.render import crossing as shown
 from hotpath.results import RunResult
 from hotpath.store import Store
 
@@ -295,14 +296,14 @@ def test_report_from_parsed_runs():
     assert by["writev"].speedup is not None and by["writev"].speedup.point == 2.0
     assert by["kernel_write"].summary is not None and by["kernel_write"].summary.median == 1500
     assert by["io_uring"].summary is None and by["io_uring"].status == "wrong"
-    text = report.render_text(result)
+    text = shown.render_text(result)
     assert "WRONG: file has 3 bytes" in text and "baseline" in text
     # Every figure of an emulated guest says so.
     for line in text.splitlines():
         if line.startswith(("writev", "kernel_write", "one system call")):
             assert "emulated: not a performance figure" in line
     assert "seed 001 reported 'about a 1.2x speedup'" in text and "kernel_write is 1.33x" in text
-    doc = json.loads(report.to_json(result))
+    doc = json.loads(shown.to_json(result))
     assert doc["unit"] == "ns per iteration, wall clock" and doc["emulated"] is True
     assert doc["syscall"]["cycles_per_call"] == pytest.approx(468 / 0.76)
     wrong = crossing_run.module_result(
@@ -411,7 +412,7 @@ def test_runs_kept_and_compared_per_path_in_ns(cli, program, tmp_path):
     store.close()
     assert rebuilt is not None
     printed = first.out.split("stored as run")[0]
-    assert report.render_text(rebuilt) == printed
+    assert shown.render_text(rebuilt) == printed
 
 
 def test_no_store_and_bad_db(cli, program, tmp_path):

@@ -18,8 +18,9 @@ from pathlib import Path
 from conftest import MACHINE_CACHE
 from hotpath import guest
 from hotpath.cli import build_parser
-from hotpath.labs.crossing import check_workload, report
+from hotpath.labs.crossing import check_workload
 from hotpath.labs.crossing import vm as crossing_vm
+from hotpath.render import crossing as shown
 
 # The kernel packages are cached per machine (as tests/py/test_guest.py does),
 # taken before the autouse fixture points XDG_CACHE_HOME at a fresh folder.
@@ -36,7 +37,7 @@ def test_crossing_in_a_guest_kernel(monkeypatch):
         ["crossing", "--kernel", "vm", "--count", "64", "--iterations", "3"]
     )
     result = crossing_vm.run(args, check_workload(args))  # one boot, both renderings
-    doc = json.loads(report.to_json(result))
+    doc = json.loads(shown.to_json(result))
     assert doc["where"] == "vm" and doc["fs_type"] == "tmpfs"
     assert doc["kernel"] == doc["guest"]["kernel"]  # the program ran in the guest
     by = {p["name"]: p for p in doc["paths"]}
@@ -54,7 +55,7 @@ def test_crossing_in_a_guest_kernel(monkeypatch):
 
     # The terminal table: under TCG every figure carries the warning, under
     # KVM none does.
-    text = report.render_text(result)
+    text = shown.render_text(result)
     rows = [line for line in text.splitlines() if line.startswith(tuple(by))]
     rows += [line for line in text.splitlines() if line.startswith("one system call")]
     timed = [row for row in rows if "WRONG" not in row and "unavailable" not in row]

@@ -14,9 +14,6 @@ from hotpath.kernelsrc.trees import version_key
 from hotpath.seedtable_spec import SeedTable
 
 if TYPE_CHECKING:
-    from pathlib import Path
-
-    from hotpath.findings import LabSummary
     from hotpath.protocol import Variant
     from hotpath.results import RunResult
 
@@ -132,13 +129,15 @@ class Lab:
     # the real kernel variant (hotpath.kernelsrc) that has that code: the
     # summary sets one beside the other (its fidelity).
     counterparts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    # A lab that times with a program of its own (crossing) or models
-    # (avc --stats, tune evaluate) says what a run of it found, from the run
-    # alone (its figures and its section); None: the engine labs' summary.
-    summarize: "Callable[[RunResult], LabSummary] | None" = None
+    # A lab that times with a program of its own (crossing) says what a run
+    # of it found, from the run alone (its figures and its section), named
+    # "module:function" (Lab.hook) taking the run and returning a
+    # LabSummary; None: the engine labs' summary.
+    summarize: str | None = None
     # Files of its own in a report folder (crossing.md), made from the run
-    # alone, so `hotpath report RUN` writes them too; returns their paths.
-    write_files: "Callable[[RunResult, Path], list[Path]] | None" = None
+    # alone, so `hotpath report RUN` writes them too: "module:function"
+    # taking the run and the folder, returning the paths written.
+    write_files: str | None = None
     # False where figures are not a cost against size: no plot is drawn.
     plotted: bool = True
 

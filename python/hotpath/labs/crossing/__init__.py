@@ -31,7 +31,6 @@ from pathlib import Path
 
 from hotpath.errors import UsageError
 from hotpath.inputs import ascii_int, shown
-from hotpath.labs.crossing import stored as crossing_stored
 from hotpath.labs.lab import Lab, Suite
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 
@@ -244,7 +243,7 @@ LAB = Lab(
     add_arguments=add_arguments,
     own_command="hotpath.labs.crossing.command:run",
     own_suite="hotpath.labs.crossing.command:suite",
-    summarize=crossing_stored.lab_summary,
-    write_files=crossing_stored.write_files,
+    summarize="hotpath.labs.crossing.stored:lab_summary",
+    write_files="hotpath.labs.crossing.stored:write_files",
     plotted=False,
 )

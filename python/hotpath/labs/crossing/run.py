@@ -25,6 +25,7 @@ from hotpath.labs.crossing import DEFAULT_PARENT, USER_PATHS, Workload, report, 
 from hotpath.labs.crossing.results import ModuleRun, UserRun, parse_module_results, parse_user_run
 from hotpath.machine import fingerprint
 from hotpath.measure import now_utc
+from hotpath.render import crossing as shown
 from hotpath.runner import build_dir, repo_root
 
 PROGRAM = "hotpath-crossing-static"
@@ -154,11 +155,11 @@ def build_report(
 
 def emit(args: argparse.Namespace, result: report.CrossingReport) -> None:
     if args.json:
-        sys.stdout.write(report.to_json(result))
+        sys.stdout.write(shown.to_json(result))
     elif args.markdown:
-        sys.stdout.write(report.render_markdown(result))
+        sys.stdout.write(shown.render_markdown(result))
     else:
-        sys.stdout.write(report.render_text(result))
+        sys.stdout.write(shown.render_text(result))
 
 
 def status(result: report.CrossingReport) -> int:

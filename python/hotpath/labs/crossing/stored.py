@@ -19,6 +19,7 @@ from typing import Any
 from hotpath.findings import LabSummary
 from hotpath.labs.crossing import report
 from hotpath.machine import Fingerprint
+from hotpath.render import crossing as shown
 from hotpath.results import FigureKey, FigureResult, RunResult
 
 LAB = "crossing"
@@ -189,6 +190,6 @@ def write_files(run: RunResult, folder: Path) -> list[Path]:
     if result is None:
         return []
     paths = [folder / "crossing.md", folder / "crossing.json"]
-    paths[0].write_text("# crossing lab\n\n" + report.render_markdown(result), encoding="utf-8")
-    paths[1].write_text(report.to_json(result), encoding="utf-8")
+    paths[0].write_text("# crossing lab\n\n" + shown.render_markdown(result), encoding="utf-8")
+    paths[1].write_text(shown.to_json(result), encoding="utf-8")
     return paths
