@@ -42,6 +42,11 @@ DEBIAN_PACKAGES+=(chromium chromium-driver)
 # hackbench from rt-tests, `perf bench` from linux-perf.
 DEBIAN_PACKAGES+=(rt-tests linux-perf)
 
+# The history's PostgreSQL tests (tests/py/test_pg_store.py): Debian's
+# server, which they start as a throwaway cluster (initdb, pg_ctl) in a
+# temporary folder (psql comes with it).
+DEBIAN_PACKAGES+=(postgresql)
+
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"
 VENV="${VENV:-.venv}"
 

@@ -16,12 +16,14 @@ from hotpath import __version__
 from hotpath.commands import (
     calibrate,
     compare,
+    db,
     dispatch,
     history,
     kernels,
     lab,
     listing,
     machines,
+    push,
     report,
     suite,
     trend,
@@ -49,7 +51,8 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     calibrate.add_parser(subparsers)
     for one_lab in ALL_LABS:
-        lab.add_parser(subparsers, one_lab)
+        if one_lab.subcommand:
+            lab.add_parser(subparsers, one_lab)
     suite.add_parser(subparsers)
     history.add_parser(subparsers)
     machines.add_parser(subparsers)
@@ -60,6 +63,8 @@ def build_parser() -> argparse.ArgumentParser:
     kernels.add_parser(subparsers)
     tune.add_parser(subparsers)
     trend.add_parser(subparsers)
+    db.add_parser(subparsers)
+    push.add_parser(subparsers)
     ascii_numbers(parser)
     return parser
 

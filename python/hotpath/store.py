@@ -1,18 +1,27 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The run history: one SQLite file, runs with their figures and samples.
+"""The run history: runs with their figures and samples, in one SQLite file
+(the default) or a PostgreSQL database (--db postgresql://...).
 
 Every measured run is kept with its machine fingerprint and clock so that
 `hotpath compare` can test two runs long after they were made. Samples are
-stored as zlib-compressed little-endian float64 arrays. The path is checked
-(check_db_path) before any measurement starts, and nothing is created until
-a run is saved, so bad input never leaves a file behind. Commands that only
-read (history, compare, the width history) open the file read-only
+stored as zlib-compressed little-endian float64 arrays. One schema for both
+databases (hotpath.db.schema, SQLAlchemy Core), migrated by Alembic
+(hotpath.db.migrate): a writer brings an older history to the newest
+schema inside the transaction that stores its run, so nothing in it is
+lost and a run is stored whole or not at all; many writers at once are
+safe (SQLite's write lock, PostgreSQL's transactions and an advisory lock
+while migrating). The location is checked (check_db_path) before any
+measurement starts, and nothing is created until a run is saved, so bad
+input never leaves a file behind. Commands that only read (history,
+compare, report, trend, the width history) open the history read-only
 (Store.open(create=False)): they never create, initialise or upgrade one.
 """
 
 import json
 import os
 import sqlite3
+import time
+import uuid
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -21,7 +30,12 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import sqlalchemy as sa
+from sqlalchemy import event
+from sqlalchemy.pool import NullPool
 
+from hotpath.db import migrate, schema
+from hotpath.db.location import DbLocation, DbUrl, connect_args, from_environment, parse_location
 from hotpath.destination import can_write, pseudo_root
 from hotpath.errors import StoreError, UsageError
 from hotpath.inputs import ascii_int, shown
@@ -29,11 +43,12 @@ from hotpath.machine import Fingerprint
 from hotpath.protocol import parse_variant
 from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult, VariantResult
 
-SCHEMA_VERSION = 3
-# Columns added since version 1, oldest first: (table, column, declaration).
-# An older history gains them, empty, when it is next written to; nothing
-# in it is lost. Version 2: the width probe and replicas. Version 3: every
-# lab's figures (which way is better), bounds, graphs and lab sections.
+SCHEMA_VERSION = schema.SCHEMA_VERSION
+# Columns versions 2 and 3 added, oldest first: (table, column, declaration),
+# as migrations 0002 and 0003 add them (the tests make older histories
+# from a new one by dropping these). Version 2: the width probe and
+# replicas. Version 3: every lab's figures (which way is better), bounds,
+# graphs and lab sections. Version 4 (runs.uid, figures.seq) is 0004's.
 ADDED_COLUMNS = (
     ("figures", "samples_taken", "INTEGER NOT NULL DEFAULT 0"),
     ("figures", "kept_fraction", "REAL"),
@@ -48,40 +63,13 @@ SQLITE_HEADER = b"SQLite format 3\x00"
 ALLOWED = (
     "--db wants a SQLite file hotpath created, or (to store a run) a new file in a writable folder"
 )
+ALLOWED_URL = "check the URL, that the server is up and that its role may connect (docs/history.md)"
 # How long to wait for another process's lock on the history before giving up.
 LOCK_TIMEOUT_S = 10.0
-
-SCHEMA_SQL = """
-CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    started TEXT NOT NULL,
-    hotpath_version TEXT NOT NULL,
-    command TEXT NOT NULL,
-    command_line TEXT NOT NULL,
-    machine_json TEXT NOT NULL,
-    machine_key TEXT NOT NULL,
-    clock_json TEXT NOT NULL,
-    labs_json TEXT NOT NULL,
-    settings_json TEXT NOT NULL,
-    variants_json TEXT NOT NULL,
-    calibration_json TEXT,
-    extras_json TEXT
-);
-CREATE TABLE IF NOT EXISTS figures (
-    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    lab TEXT NOT NULL, primitive TEXT NOT NULL, variant TEXT NOT NULL,
-    size INTEGER NOT NULL, align INTEGER NOT NULL, mode TEXT NOT NULL,
-    unit TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
-    n INTEGER NOT NULL, median REAL, min REAL, p10 REAL, p90 REAL,
-    ci_lo REAL, ci_hi REAL, noisy INTEGER NOT NULL,
-    calls_per_sample INTEGER, samples BLOB,
-    samples_taken INTEGER NOT NULL DEFAULT 0, kept_fraction REAL, min_share REAL,
-    short INTEGER NOT NULL DEFAULT 0, replica_medians TEXT,
-    better TEXT NOT NULL DEFAULT 'lower', bound_json TEXT
-);
-CREATE INDEX IF NOT EXISTS figures_by_run ON figures(run_id);
-"""
+# The PostgreSQL advisory lock taken while a history's schema is migrated.
+MIGRATION_LOCK = 0x686F7470  # "hotp"
+# Test hook: write this file and sleep when half a run's figures are inserted.
+PAUSE_HOOK = "HOTPATH_TEST_PAUSE_MID_RUN"
 
 
 def default_db_path() -> Path:
@@ -93,10 +81,17 @@ def default_db_path() -> Path:
     return state / "hotpath" / "history.sqlite"
 
 
-def db_path(args: Any) -> Path:
-    """The history a command's --db names, else the default one."""
-    path: Path | None = getattr(args, "db", None)
-    return path if path is not None else default_db_path()
+def db_path(args: Any) -> DbLocation:
+    """The history a command's --db names, else $HOTPATH_DB, else the default one."""
+    given = getattr(args, "db", None)
+    try:
+        if isinstance(given, str):
+            return parse_location(given)
+        if given is not None:
+            return given  # type: ignore[no-any-return]
+        return from_environment() or default_db_path()
+    except ValueError as err:
+        raise UsageError(str(err)) from err
 
 
 def storing(args: Any) -> bool:
@@ -114,52 +109,106 @@ def unpack_samples(blob: bytes | None) -> np.ndarray:
     return np.frombuffer(zlib.decompress(blob), dtype="<f8").astype(np.float64)
 
 
-def _failure(path: Path, doing: str, err: Exception) -> StoreError:
-    """StoreError for SQLite's `err` while `doing` ("read", "written"): a lock
+def _reason(err: BaseException) -> str:
+    """The driver's words for a database error, on one line."""
+    orig = getattr(err, "orig", None) or err
+    return " ".join(str(orig).split())
+
+
+def _failure(where: DbLocation, doing: str, err: BaseException) -> StoreError:
+    """StoreError for a database error while `doing` ("read", "written"): a lock
     held by another process says so, anything else adds what --db allows."""
-    if "locked" in str(err):
+    why = _reason(err)
+    if "locked" in why:
         return StoreError(
-            f"database '{path}' cannot be {doing}: another process holds a lock on it ({err}); "
+            f"database '{where}' cannot be {doing}: another process holds a lock on it ({why}); "
             "try again when it is done, or use another --db"
         )
-    return StoreError(f"database '{path}' cannot be {doing} ({err}); {ALLOWED}")
+    allowed = ALLOWED_URL if isinstance(where, DbUrl) else ALLOWED
+    return StoreError(f"database '{where}' cannot be {doing} ({why}); {allowed}")
 
 
-def _schema_version(conn: sqlite3.Connection, path: Path) -> int | None:
-    try:
-        tables = {row[0] for row in conn.execute("SELECT name FROM sqlite_master")}
-        if "schema_version" not in tables:
-            return None
-        row = conn.execute("SELECT max(version) FROM schema_version").fetchone()
-    except sqlite3.DatabaseError as err:
-        raise _failure(path, "read", err) from err
-    return int(row[0]) if row and row[0] is not None else None
+DB_ERRORS = (sa.exc.SQLAlchemyError, sqlite3.Error, OSError)
 
 
-def _check_version(version: int | None, path: Path, has_tables: bool) -> None:
-    if version is not None and version > SCHEMA_VERSION:
+def _check_found(found: migrate.Found, where: DbLocation, empty_ok: bool = True) -> None:
+    """Refuse a history newer than this hotpath, or a database that is not
+    one: a SQLite file with tables but no schema version (or, unless
+    empty_ok, none at all); a PostgreSQL database with hotpath's table names
+    but no version (other tables beside a new history are fine there)."""
+    if found.newer:
+        said = (
+            f"schema version {found.version}"
+            if found.version is not None and found.version > SCHEMA_VERSION
+            else f"schema revision '{found.revision}'"
+        )
         raise StoreError(
-            f"database '{path}' has schema version {version}; this hotpath reads up to "
+            f"database '{where}' has {said}; this hotpath reads up to "
             f"version {SCHEMA_VERSION}: use a newer hotpath or another --db"
         )
-    if version is None and has_tables:
-        raise StoreError(f"database '{path}' is not a hotpath history; {ALLOWED}")
+    if found.effective is not None:
+        return
+    if isinstance(where, DbUrl):
+        if not found.empty:
+            raise StoreError(f"database '{where}' is not a hotpath history; {ALLOWED_URL}")
+    elif found.tables or not empty_ok:
+        raise StoreError(f"database '{where}' is not a hotpath history; {ALLOWED}")
 
 
 def _connect_ro(path: Path) -> sqlite3.Connection:
     """A read-only connection: SQLite creates and changes nothing through it."""
     uri = f"{path.resolve().as_uri()}?mode=ro"
-    return sqlite3.connect(uri, uri=True, timeout=LOCK_TIMEOUT_S)
+    return sqlite3.connect(uri, uri=True, timeout=LOCK_TIMEOUT_S, isolation_level=None)
 
 
-def check_db_path(path: Path, write: bool = True) -> None:
+def _engine(where: DbLocation, read_only: bool) -> tuple[sa.Engine, dict[str, bool]]:
+    """An engine for the history, and the switch that makes its next
+    transaction a write (SQLite: BEGIN IMMEDIATE, the write lock at once)."""
+    state = {"write": False}
+    if isinstance(where, DbUrl):
+        args = connect_args(read_only)
+        return sa.create_engine(where.url, poolclass=NullPool, connect_args=args), state
+
+    def connect() -> sqlite3.Connection:
+        if read_only:
+            return _connect_ro(where)
+        conn = sqlite3.connect(where, timeout=LOCK_TIMEOUT_S, isolation_level=None)
+        conn.execute("PRAGMA foreign_keys = ON")
+        return conn
+
+    engine = sa.create_engine("sqlite://", creator=connect, poolclass=NullPool)
+
+    @event.listens_for(engine, "begin")
+    def begin(conn: sa.Connection) -> None:
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if state["write"] else "BEGIN")
+
+    return engine, state
+
+
+def _found(where: DbLocation) -> migrate.Found:
+    """What the history holds, read without writing anything."""
+    engine, _ = _engine(where, read_only=True)
+    try:
+        with engine.connect() as conn:
+            return migrate.inspect_schema(conn)
+    except DB_ERRORS as err:
+        raise _failure(where, "read", err) from err
+    finally:
+        engine.dispose()
+
+
+def check_db_path(path: DbLocation, write: bool = True) -> None:
     """Raise StoreError unless `path` can hold the history. Writes nothing.
 
     With write (the measuring commands), the file or the folder it goes in
-    must be writable and no other process may hold a write lock on it now.
-    Without (history, compare), an existing file must already be a hotpath
-    history: an empty file or another program's database is refused.
+    must be writable and no other process may hold a write lock on it now;
+    a database URL must answer. Without (history, compare), an existing
+    file must already be a hotpath history: an empty file or another
+    program's database is refused.
     """
+    if isinstance(path, DbUrl):
+        _check_found(_found(path), path)
+        return
     root = pseudo_root(path)
     if root is not None:
         raise StoreError(f"database '{path}' is under {root}, a kernel file system; {ALLOWED}")
@@ -182,15 +231,7 @@ def check_db_path(path: Path, write: bool = True) -> None:
                 f"database '{path}' is not a hotpath history (an empty file); {ALLOWED}"
             )
         if header:
-            conn = _connect_ro(path)
-            try:
-                tables = conn.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]
-                version = _schema_version(conn, path)
-                _check_version(version, path, tables > 0 or not write)
-            except sqlite3.DatabaseError as err:
-                raise _failure(path, "read", err) from err
-            finally:
-                conn.close()
+            _check_found(_found(path), path, empty_ok=write)
         if write:
             _check_writable(path, bool(header))
         return
@@ -226,15 +267,6 @@ def _check_writable(path: Path, initialised: bool) -> None:
         conn.close()
 
 
-@contextmanager
-def _reading(path: Path) -> Iterator[None]:
-    """SQLite errors while reading (a lock held too long, a damaged file) as StoreError."""
-    try:
-        yield
-    except sqlite3.Error as err:
-        raise _failure(path, "read", err) from err
-
-
 @dataclass(frozen=True)
 class RunRow:
     """One line of `hotpath history`."""
@@ -249,116 +281,249 @@ class RunRow:
     labs: list[str]  # the calibration's pseudo-lab left out
 
 
+@dataclass
+class Checked:
+    """What `hotpath db check` found: counts, and each problem in words."""
+
+    counts: dict[str, int]
+    problems: list[str]
+
+
 class Store:
-    def __init__(self, conn: sqlite3.Connection, path: Path) -> None:
-        self.conn = conn
-        self.path = path
+    """A history opened for writing (Store.open) or only reading (create=False).
+
+    `path` is where it is: a file, or the database URL (its password
+    masked when shown).
+    """
+
+    def __init__(self, where: DbLocation, read_only: bool) -> None:
+        self.path = where
+        self.read_only = read_only
+        self.engine, self._state = _engine(where, read_only)
+        self._conn: sa.Connection | None = None
+        self._tx: sa.RootTransaction | None = None
+        self._columns: dict[str, set[str]] = {}
 
     @classmethod
-    def open(cls, path: Path, create: bool = True) -> "Store":
-        """Open the database for writing, making it (and its tables) if needed.
+    def open(cls, path: DbLocation, create: bool = True) -> "Store":
+        """Open the history for writing, making it (file, tables) or bringing
+        it to the newest schema if needed, in one transaction.
 
         With create=False, open an existing hotpath history read-only
         instead: nothing is created, initialised or upgraded, and a missing
-        file is a UsageError, an empty or foreign one a StoreError.
+        file (or a database without hotpath's tables) is a UsageError, an
+        empty or foreign one a StoreError.
         """
         if not create:
             return cls._open_read_only(path)
         check_db_path(path)
+        store = cls(path, read_only=False)
         try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            conn = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S)
-            conn.execute("PRAGMA foreign_keys = ON")
-            version = _schema_version(conn, path)
-            if version is None:
-                with conn:
-                    conn.executescript(SCHEMA_SQL)
-                    conn.execute("INSERT INTO schema_version VALUES (?)", (SCHEMA_VERSION,))
-            else:
-                _check_version(version, path, True)
-                if version < SCHEMA_VERSION:
-                    _upgrade(conn)
-        except (OSError, sqlite3.Error) as err:
-            raise _failure(path, "opened", err) from err
-        return cls(conn, path)
+            if not store.schema().at_head:
+                with store._writing():
+                    store._begin()
+                    store._commit()
+        except BaseException:
+            store.close()
+            raise
+        return store
 
     @classmethod
-    def _open_read_only(cls, path: Path) -> "Store":
+    def _open_read_only(cls, path: DbLocation) -> "Store":
         check_db_path(path, write=False)
-        if not path.exists():
+        if isinstance(path, Path) and not path.exists():
             raise UsageError(f"database '{path}' does not exist: no runs recorded there yet")
+        store = cls(path, read_only=True)
         try:
-            conn = _connect_ro(path)
-            _check_version(_schema_version(conn, path), path, True)
-        except (OSError, sqlite3.Error) as err:
-            raise _failure(path, "opened", err) from err
-        return cls(conn, path)
+            found = store.schema()
+            _check_found(found, path)
+            if found.empty:
+                raise UsageError(
+                    f"database '{path}' holds no hotpath history: no runs recorded there yet"
+                )
+        except BaseException:
+            store.close()
+            raise
+        return store
 
     def close(self) -> None:
-        self.conn.close()
+        self._abandon()
+        if self._conn is not None:
+            with suppress(*DB_ERRORS):
+                self._conn.close()
+            self._conn = None
+        self.engine.dispose()
+
+    # -- connections and transactions ------------------------------------------
+
+    def _new_file(self) -> bool:
+        """A history file that does not exist yet."""
+        return self._conn is None and isinstance(self.path, Path) and not self.path.exists()
+
+    def _connection(self) -> sa.Connection:
+        if self._conn is None:
+            if isinstance(self.path, Path) and not self.read_only:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+            self._conn = self.engine.connect()
+        return self._conn
+
+    @contextmanager
+    def _reading(self) -> Iterator[sa.Connection]:
+        """The connection in a read transaction of its own (unless a write is
+        open); database errors (a lock held too long, a damaged file, a
+        server gone) as StoreError."""
+        try:
+            conn = self._connection()
+            if conn.in_transaction():
+                yield conn
+            else:
+                with conn.begin():
+                    yield conn
+        except DB_ERRORS as err:
+            raise _failure(self.path, "read", err) from err
+
+    def _rows(self, query: str, **params: Any) -> list[Any]:
+        """All rows of a query; none from a history that does not exist yet."""
+        if self._new_file():
+            return []
+        with self._reading() as conn:
+            return list(conn.execute(sa.text(query), params).all())
+
+    def _has_column(self, table: str, column: str) -> bool:
+        if self._new_file():
+            return column in schema.metadata.tables[table].c
+        if table not in self._columns:
+            with self._reading() as conn:
+                names = {c["name"] for c in sa.inspect(conn).get_columns(table)}
+            self._columns[table] = names
+        return column in self._columns[table]
+
+    def _begin(self) -> sa.Connection:
+        """A write transaction, the history created or migrated to the newest
+        schema first, in it. SQLite: the write lock at once (BEGIN
+        IMMEDIATE); PostgreSQL: an advisory lock while migrating."""
+        if self.read_only:
+            raise StoreError(f"database '{self.path}' was opened read-only")
+        conn = self._connection()
+        self._state["write"] = True
+        try:
+            self._tx = conn.begin()
+        finally:
+            self._state["write"] = False
+        found = migrate.inspect_schema(conn)
+        _check_found(found, self.path)
+        if not found.at_head:
+            if conn.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
+                found = migrate.inspect_schema(conn)
+            if not found.at_head:
+                migrate.upgrade(conn, found)
+            self._columns = {}
+        return conn
+
+    def _commit(self) -> None:
+        assert self._tx is not None
+        self._tx.commit()
+        self._tx = None
+
+    def _abandon(self) -> None:
+        """Roll back whatever is open; the connection may be gone already."""
+        if self._tx is not None:
+            with suppress(*DB_ERRORS):
+                self._tx.rollback()
+            self._tx = None
+
+    @contextmanager
+    def _writing(self, run: RunResult | None = None) -> Iterator[None]:
+        """Any failure rolls back (run.run_id None); database errors as StoreError."""
+        try:
+            yield
+        except BaseException as err:
+            if run is not None:
+                run.run_id = None
+            self._abandon()
+            if isinstance(err, DB_ERRORS):
+                raise _failure(self.path, "written", err) from err
+            raise
+
+    # -- writing ---------------------------------------------------------------
 
     def save(self, run: RunResult) -> int:
-        """Insert the run and commit it; StoreError (run.run_id None) if it cannot be."""
-        self.insert(run)
-        self.commit(run)
+        """Insert the run and commit it, one transaction; StoreError (run.run_id
+        None) if it cannot be."""
+        with self._writing(run):
+            conn = self._begin()
+            run.run_id = self._insert(conn, run, _run_values(run))
+            self._commit()
         assert run.run_id is not None
         return run.run_id
 
     def insert(self, run: RunResult) -> int:
         """Insert the run in a transaction left open (run.run_id set): commit() keeps
         it, rollback() (or closing the store) drops it. StoreError if it cannot be."""
-        try:
-            self.conn.execute("BEGIN IMMEDIATE")
-            run.run_id = self._insert(run)
-        except sqlite3.Error as err:
-            self.rollback(run)
-            raise _failure(self.path, "written", err) from err
+        with self._writing(run):
+            conn = self._begin()
+            run.run_id = self._insert(conn, run, _run_values(run))
         return run.run_id
 
     def commit(self, run: RunResult) -> None:
-        try:
-            self.conn.commit()
-        except sqlite3.Error as err:
-            self.rollback(run)
-            raise _failure(self.path, "written", err) from err
+        with self._writing(run):
+            self._commit()
 
     def rollback(self, run: RunResult) -> None:
         run.run_id = None
         # Nothing was written, or the connection is gone: no row either way.
-        with suppress(sqlite3.Error):
-            self.conn.rollback()
+        self._abandon()
 
-    def _insert(self, run: RunResult) -> int:
-        cursor = self.conn.execute(
-            "INSERT INTO runs (started, hotpath_version, command, command_line,"
-            " machine_json, machine_key, clock_json, labs_json, settings_json,"
-            " variants_json, calibration_json, extras_json) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)",
-            (
-                run.started,
-                run.version,
-                run.command,
-                run.command_line,
-                json.dumps(run.machine.to_json()),
-                run.machine.key(),
-                json.dumps(run.clocks),
-                json.dumps(run.labs),
-                json.dumps(run.settings),
-                json.dumps([v.to_json() for v in run.variants]),
-                json.dumps(run.calibration) if run.calibration is not None else None,
-                json.dumps(_extras(run)),
-            ),
-        )
-        run_id = int(cursor.lastrowid or 0)
-        self.conn.executemany(
-            f"INSERT INTO figures VALUES ({','.join('?' * 27)})",
-            [_figure_row(run_id, f) for f in run.figures],
-        )
+    def _insert(self, conn: sa.Connection, run: RunResult, values: dict[str, Any]) -> int:
+        statement = sa.insert(schema.runs).returning(schema.runs.c.id)
+        run_id = int(conn.execute(statement, values).scalar_one())
+        rows = [_figure_row(run_id, seq, f) for seq, f in enumerate(run.figures)]
+        _insert_figures(conn, rows)
         return run_id
 
-    def _rows(self, query: str, params: tuple[Any, ...] = ()) -> list[Any]:
-        """All rows of a query; StoreError when the file cannot be read now."""
-        with _reading(self.path):
-            return self.conn.execute(query, params).fetchall()
+    def copy_in(self, run_row: dict[str, Any], figure_rows: list[dict[str, Any]]) -> int | None:
+        """Store a run as another history keeps it (export()), in one
+        transaction: its new id, or None when a run of its uid is here already."""
+        values = {k: v for k, v in run_row.items() if k != "id" and k in schema.runs.c}
+        new_id = None
+        with self._writing():
+            conn = self._begin()
+            statement = _insert_new_run(conn.dialect.name)
+            new_id = conn.execute(statement, values).scalar()
+            if new_id is not None:
+                keep = schema.figures.c
+                rows = [
+                    {k: v for k, v in row.items() if k in keep} | {"run_id": new_id}
+                    for row in figure_rows
+                ]
+                _insert_figures(conn, rows)
+            self._commit()
+        return int(new_id) if new_id is not None else None
+
+    # -- reading ---------------------------------------------------------------
+
+    def schema(self) -> migrate.Found:
+        """The history's tables and versions (nothing, for a file not made yet)."""
+        if self._new_file():
+            return migrate.Found(frozenset(), None, None)
+        with self._reading() as conn:
+            return migrate.inspect_schema(conn)
+
+    def export(self, run_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A run's row and its figures' rows as they are stored, for another
+        history (copy_in); UsageError if its runs have no uid (schema < 4)."""
+        if not self._has_column("runs", "uid"):
+            raise UsageError(
+                f"database '{self.path}' is at schema {self.schema().effective}: its runs have "
+                f"no uid yet, which push matches runs by; run `hotpath db upgrade --db "
+                f"{self.path}` first"
+            )
+        found = self._rows("SELECT * FROM runs WHERE id = :id", id=run_id)
+        if not found:
+            raise UsageError(f"run '{run_id}': no such run in '{self.path}'")
+        figures = self._rows("SELECT * FROM figures WHERE run_id = :id ORDER BY seq", id=run_id)
+        return dict(found[0]._mapping), [dict(row._mapping) for row in figures]
 
     def runs(self, limit: int | None = None) -> list[RunRow]:
         query = (
@@ -367,7 +532,7 @@ class Store:
             " r.labs_json"
             " FROM runs r ORDER BY r.id DESC"
         )
-        rows = self._rows(query + (" LIMIT ?" if limit else ""), (limit,) if limit else ())
+        rows = self._rows(query + " LIMIT :limit", limit=limit) if limit else self._rows(query)
         return [
             RunRow(
                 run_id=row[0],
@@ -382,10 +547,13 @@ class Store:
             for row in rows
         ]
 
+    def ids(self) -> list[int]:
+        """Every run's id, newest first."""
+        return [int(row[0]) for row in self._rows("SELECT id FROM runs ORDER BY id DESC")]
+
     def resolve(self, ref: str) -> int:
         """A run id from "12", "last" or "last~N"; UsageError names what exists."""
-        query = "SELECT id FROM runs ORDER BY id DESC"
-        ids: list[int] = [int(row[0]) for row in self._rows(query)]
+        ids = self.ids()
         text = ref.strip()
         back = (text[5:] or "0") if text == "last" or text.startswith("last~") else None
         # ASCII digits only: str.isdigit() also takes fullwidth digits and "²" (int() refuses it)
@@ -405,24 +573,31 @@ class Store:
             )
         return number
 
+    def _figure_order(self, prefix: str = "") -> str:
+        """The figures' stored order: seq since schema 4, SQLite's rowid before."""
+        if self._has_column("figures", "seq"):
+            return f"{prefix}seq"
+        return f"{prefix}rowid" if isinstance(self.path, Path) else f"{prefix}run_id"
+
     def replicated_figures(self, machine_key: str, limit: int = 50) -> list[list[FigureResult]]:
         """Figures with two or more replica medians, per run, from the newest
         `limit` runs of this machine that have any: the A/A evidence."""
-        have = {row[1] for row in self._rows("PRAGMA table_info(figures)")}
-        if "replica_medians" not in have:
+        if not self._has_column("figures", "replica_medians"):
             return []
         rows = self._rows(
             "SELECT f.* FROM figures f JOIN runs r ON r.id = f.run_id"
-            " WHERE r.machine_key = ? AND f.replica_medians LIKE '[%,%]'"
-            " AND f.run_id IN (SELECT DISTINCT f2.run_id FROM figures f2 JOIN runs r2"
-            "  ON r2.id = f2.run_id WHERE r2.machine_key = ?"
-            "  AND f2.replica_medians LIKE '[%,%]' ORDER BY f2.run_id DESC LIMIT ?)"
-            " ORDER BY f.run_id",
-            (machine_key, machine_key, limit),
+            " WHERE r.machine_key = :key AND f.replica_medians LIKE '[%,%]'"
+            " AND f.run_id IN (SELECT newest.run_id FROM (SELECT DISTINCT f2.run_id"
+            "  FROM figures f2 JOIN runs r2 ON r2.id = f2.run_id WHERE r2.machine_key = :key"
+            "  AND f2.replica_medians LIKE '[%,%]' ORDER BY f2.run_id DESC LIMIT :limit) newest)"
+            f" ORDER BY f.run_id, {self._figure_order('f.')}",
+            key=machine_key,
+            limit=limit,
         )
         runs: dict[int, list[FigureResult]] = {}
         for row in rows:
-            runs.setdefault(int(row[0]), []).append(_figure_from_row(row))
+            fig = row._mapping
+            runs.setdefault(int(fig["run_id"]), []).append(_figure_from_row(fig))
         return list(runs.values())
 
     def width_references(self, machine_key: str, limit: int = 20) -> list[float]:
@@ -432,8 +607,10 @@ class Store:
         found: list[float] = []
         try:
             rows = self._rows(
-                "SELECT clock_json FROM runs WHERE machine_key = ? ORDER BY id DESC LIMIT ?",
-                (machine_key, limit),
+                "SELECT clock_json FROM runs WHERE machine_key = :key ORDER BY id DESC"
+                " LIMIT :limit",
+                key=machine_key,
+                limit=limit,
             )
         except StoreError:
             return []
@@ -448,13 +625,10 @@ class Store:
     def load(self, run_id: int) -> RunResult:
         # By name: a history of an older version (opened read-only, never
         # upgraded) lacks the newer columns.
-        with _reading(self.path):
-            cursor = self.conn.execute("SELECT * FROM runs WHERE id = ?", (run_id,))
-            found = cursor.fetchone()
-            names = [d[0] for d in cursor.description]
-        if found is None:
+        found = self._rows("SELECT * FROM runs WHERE id = :id", id=run_id)
+        if not found:
             raise UsageError(f"run '{run_id}': no such run in '{self.path}'")
-        row = dict(zip(names, found, strict=True))
+        row = found[0]._mapping
         run = RunResult(
             command=row["command"],
             started=row["started"],
@@ -472,20 +646,142 @@ class Store:
             run.extras_kept = False
         else:
             _load_extras(run, json.loads(row["extras_json"]))
-        for fig in self._rows("SELECT * FROM figures WHERE run_id = ? ORDER BY rowid", (run_id,)):
-            run.figures.append(_figure_from_row(fig))
+        figures = self._rows(
+            f"SELECT * FROM figures WHERE run_id = :id ORDER BY {self._figure_order()}", id=run_id
+        )
+        run.figures = [_figure_from_row(fig._mapping) for fig in figures]
         return run
 
+    def _count(self, query: str) -> int:
+        return int(self._rows(query)[0][0])
 
-def _upgrade(conn: sqlite3.Connection) -> None:
-    """An older version to this one: the columns it lacks (ADDED_COLUMNS)."""
-    with conn:
-        for table in dict.fromkeys(t for t, _, _ in ADDED_COLUMNS):
-            have = {row[1] for row in conn.execute(f"PRAGMA table_info({table})")}
-            for name, kind in ((c, k) for t, c, k in ADDED_COLUMNS if t == table):
-                if name not in have:
-                    conn.execute(f"ALTER TABLE {table} ADD COLUMN {name} {kind}")
-        conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION,))
+    def check(self) -> Checked:
+        """The history's health for `hotpath db check`: schema at head, every
+        figure with its run, every run with one uid and whole JSON, every
+        sample blob readable as float64s."""
+        problems: list[str] = []
+        found = self.schema()
+        if not found.at_head:
+            problems.append(
+                f"schema {found.effective} (Alembic revision {found.revision}), not "
+                f"{SCHEMA_VERSION} ({schema.HEAD}): run `hotpath db upgrade`"
+            )
+        for table in ("runs", "figures"):
+            columns = schema.metadata.tables[table].c.keys()
+            missing = [c for c in columns if not self._has_column(table, c)]
+            if missing:
+                problems.append(f"table {table} lacks column(s) {', '.join(missing)}")
+        counts = {
+            "runs": self._count("SELECT count(*) FROM runs"),
+            "figures": self._count("SELECT count(*) FROM figures"),
+            "runs without figures": self._count(
+                "SELECT count(*) FROM runs r WHERE NOT EXISTS"
+                " (SELECT 1 FROM figures f WHERE f.run_id = r.id)"
+            ),
+        }
+        orphans = self._count(
+            "SELECT count(*) FROM figures f WHERE NOT EXISTS"
+            " (SELECT 1 FROM runs r WHERE r.id = f.run_id)"
+        )
+        if orphans:
+            problems.append(f"{orphans} figure row(s) belong to no run")
+        if self._has_column("runs", "uid"):
+            no_uid = self._count("SELECT count(*) FROM runs WHERE uid IS NULL")
+            if no_uid:
+                problems.append(f"{no_uid} run(s) without a uid")
+            twice = self._count(
+                "SELECT count(*) FROM (SELECT uid FROM runs WHERE uid IS NOT NULL"
+                " GROUP BY uid HAVING count(*) > 1) d"
+            )
+            if twice:
+                problems.append(f"{twice} uid(s) stored more than once")
+        problems += self._check_json() + self._check_samples(counts)
+        return Checked(counts, problems)
+
+    def _check_json(self) -> list[str]:
+        problems = []
+        names = ("machine_json", "clock_json", "labs_json", "settings_json", "variants_json")
+        for row in self._rows(f"SELECT id, {', '.join(names)} FROM runs"):
+            for name, text in zip(names, row[1:], strict=True):
+                try:
+                    json.loads(text)
+                except (TypeError, ValueError):
+                    problems.append(f"run {row[0]}: {name} is not JSON")
+        return problems
+
+    def _check_samples(self, counts: dict[str, int]) -> list[str]:
+        problems = []
+        samples = 0
+        query = "SELECT run_id, samples FROM figures WHERE samples IS NOT NULL"
+        for run_id, blob in self._rows(query):
+            try:
+                raw = zlib.decompress(blob)
+            except (zlib.error, TypeError) as err:
+                problems.append(f"run {run_id}: a sample blob does not decompress ({err})")
+                continue
+            if len(raw) % 8:
+                problems.append(f"run {run_id}: a sample blob is not float64s ({len(raw)} bytes)")
+            samples += len(raw) // 8
+        counts["samples"] = samples
+        return problems
+
+
+def _insert_new_run(dialect: str) -> sa.Insert:
+    """INSERT INTO runs ... unless a run of the same uid is there (then no id)."""
+    from sqlalchemy.dialects import postgresql, sqlite
+
+    insert = postgresql.insert if dialect == "postgresql" else sqlite.insert
+    statement = insert(schema.runs).on_conflict_do_nothing(index_elements=["uid"])
+    return statement.returning(schema.runs.c.id)
+
+
+def _insert_figures(conn: sa.Connection, rows: list[dict[str, Any]]) -> None:
+    """A run's figure rows, in two halves: a writer killed between them (the
+    test hook PAUSE_HOOK waits there) must leave no partial run."""
+    half = len(rows) // 2
+    if rows[:half]:
+        conn.execute(sa.insert(schema.figures), rows[:half])
+    hook = os.environ.get(PAUSE_HOOK)
+    if hook:
+        Path(hook).write_text(f"{os.getpid()}\n")
+        time.sleep(60)
+    if rows[half:]:
+        conn.execute(sa.insert(schema.figures), rows[half:])
+
+
+def upgrade_history(where: DbLocation) -> tuple[int | None, int]:
+    """`hotpath db upgrade`: the history at `where` brought to the newest
+    schema (a new one created) in one transaction; (version before, after)."""
+    check_db_path(where)
+    store = Store(where, read_only=False)
+    try:
+        before = store.schema().effective
+        with store._writing():
+            conn = store._begin()
+            after = migrate.inspect_schema(conn).effective
+            store._commit()
+    finally:
+        store.close()
+    assert after is not None
+    return before, after
+
+
+def _run_values(run: RunResult) -> dict[str, Any]:
+    return {
+        "started": run.started,
+        "hotpath_version": run.version,
+        "command": run.command,
+        "command_line": run.command_line,
+        "machine_json": json.dumps(run.machine.to_json()),
+        "machine_key": run.machine.key(),
+        "clock_json": json.dumps(run.clocks),
+        "labs_json": json.dumps(run.labs),
+        "settings_json": json.dumps(run.settings),
+        "variants_json": json.dumps([v.to_json() for v in run.variants]),
+        "calibration_json": json.dumps(run.calibration) if run.calibration is not None else None,
+        "extras_json": json.dumps(_extras(run)) if run.extras_kept else None,
+        "uid": uuid.uuid4().hex,
+    }
 
 
 def _extras(run: RunResult) -> dict[str, Any]:
@@ -506,30 +802,40 @@ def _load_extras(run: RunResult, doc: dict[str, Any]) -> None:
     run.sections = doc.get("sections", {})
 
 
-def _figure_row(run_id: int, f: FigureResult) -> tuple[Any, ...]:
-    return (
-        run_id, f.lab, f.primitive, f.variant, f.size, f.align, f.mode, f.unit, f.status,
-        f.reason, f.n, f.median, f.min, f.p10, f.p90, f.ci_lo, f.ci_hi, int(f.noisy),
-        f.calls_per_sample, pack_samples(f.samples) if f.samples.size else None,
-        f.samples_taken, f.kept_fraction, f.min_share, int(f.short),
-        json.dumps(f.replica_medians), f.better,
-        json.dumps(f.bound.to_json()) if f.bound is not None else None,
-    )  # fmt: skip
+def _figure_row(run_id: int, seq: int, f: FigureResult) -> dict[str, Any]:
+    return {
+        "run_id": run_id, "lab": f.lab, "primitive": f.primitive, "variant": f.variant,
+        "size": f.size, "align": f.align, "mode": f.mode, "unit": f.unit, "status": f.status,
+        "reason": f.reason, "n": f.n, "median": f.median, "min": f.min, "p10": f.p10,
+        "p90": f.p90, "ci_lo": f.ci_lo, "ci_hi": f.ci_hi, "noisy": int(f.noisy),
+        "calls_per_sample": f.calls_per_sample,
+        "samples": pack_samples(f.samples) if f.samples.size else None,
+        "samples_taken": f.samples_taken, "kept_fraction": f.kept_fraction,
+        "min_share": f.min_share, "short": int(f.short),
+        "replica_medians": json.dumps(f.replica_medians), "better": f.better,
+        "bound_json": json.dumps(f.bound.to_json()) if f.bound is not None else None,
+        "seq": seq,
+    }  # fmt: skip
 
 
-def _figure_from_row(row: tuple[Any, ...]) -> FigureResult:
+def _figure_from_row(row: Any) -> FigureResult:
+    """A figure from its row, by column name: a history of an older schema
+    lacks the newer columns, which then take their defaults."""
+    get = row.get
     return FigureResult(
-        lab=row[1], primitive=row[2], variant=row[3], size=row[4], align=row[5], mode=row[6],
-        unit=row[7], status=row[8], reason=row[9], n=row[10], median=row[11], min=row[12],
-        p10=row[13], p90=row[14], ci_lo=row[15], ci_hi=row[16], noisy=bool(row[17]),
-        calls_per_sample=row[18], samples=unpack_samples(row[19]),
-        samples_taken=row[20] if len(row) > 20 else 0,
-        kept_fraction=row[21] if len(row) > 21 else None,
-        min_share=row[22] if len(row) > 22 else None,
-        short=bool(row[23]) if len(row) > 23 else False,
-        replica_medians=json.loads(row[24]) if len(row) > 24 and row[24] else [],
-        better=row[25] if len(row) > 25 and row[25] else "lower",
-        bound=Bound.from_json(json.loads(row[26])) if len(row) > 26 and row[26] else None,
+        lab=row["lab"], primitive=row["primitive"], variant=row["variant"], size=row["size"],
+        align=row["align"], mode=row["mode"], unit=row["unit"], status=row["status"],
+        reason=row["reason"], n=row["n"], median=row["median"], min=row["min"],
+        p10=row["p10"], p90=row["p90"], ci_lo=row["ci_lo"], ci_hi=row["ci_hi"],
+        noisy=bool(row["noisy"]), calls_per_sample=row["calls_per_sample"],
+        samples=unpack_samples(row["samples"]),
+        samples_taken=get("samples_taken") or 0,
+        kept_fraction=get("kept_fraction"),
+        min_share=get("min_share"),
+        short=bool(get("short")),
+        replica_medians=json.loads(get("replica_medians")) if get("replica_medians") else [],
+        better=get("better") or "lower",
+        bound=Bound.from_json(json.loads(get("bound_json"))) if get("bound_json") else None,
     )  # fmt: skip
 
 

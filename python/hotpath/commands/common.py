@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hotpath import kernelsrc
+from hotpath.db.location import location_type
 from hotpath.destination import check_folder, reason
 from hotpath.errors import HotpathError, StoreError, UsageError
 from hotpath.labs import Lab
@@ -34,10 +35,11 @@ from hotpath.store import Store, check_db_path, db_path, storing
 def add_db_option(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--db",
-        type=Path,
+        type=location_type,
         default=None,
-        metavar="PATH",
-        help="history database (default: $XDG_STATE_HOME/hotpath/history.sqlite)",
+        metavar="PATH|URL",
+        help="the history: a SQLite file or postgresql://USER@HOST/DB (default: $HOTPATH_DB, "
+        "else $XDG_STATE_HOME/hotpath/history.sqlite; docs/history.md)",
     )
 
 

@@ -1,0 +1,10 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Where the history lives and how its schema is defined and migrated.
+
+location: a --db value (or $HOTPATH_DB) as a file path or a database URL;
+it imports nothing heavy, so `python -m hotpath.tune` starts without
+SQLAlchemy. schema: the tables at the newest version, in SQLAlchemy Core,
+for SQLite and PostgreSQL alike. migrate: Alembic run programmatically over
+the revisions in migrations/versions (0001 is the first release's schema,
+each later one a schema version), shipped inside the package.
+"""
