@@ -18,6 +18,7 @@ import argparse
 import sys
 from pathlib import Path
 
+from hotpath.db.location import location_type
 from hotpath.destination import StagedFolder, check_folder, reason, write_file
 from hotpath.errors import HotpathError, UsageError
 from hotpath.tune import evaluate, export, profile
@@ -123,11 +124,12 @@ def _history_options(parser: argparse.ArgumentParser) -> None:
     rest of tune runs without (python -m hotpath.tune)."""
     parser.add_argument(
         "--db",
-        type=Path,
+        type=location_type,
         default=None,
-        metavar="PATH",
-        help="history database the evaluation is stored in, for `hotpath compare` "
-        "(default: $XDG_STATE_HOME/hotpath/history.sqlite)",
+        metavar="PATH|URL",
+        help="history the evaluation is stored in, for `hotpath compare`: a SQLite file or "
+        "postgresql://USER@HOST/DB (default: $HOTPATH_DB, else "
+        "$XDG_STATE_HOME/hotpath/history.sqlite)",
     )
     parser.add_argument("--no-store", action="store_true", help="do not save the evaluation")
 

@@ -21,7 +21,6 @@ when it runs (the model, the store and the statistics need numpy).
 
 import argparse
 import math
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from hotpath.errors import HotpathError, StoreError
@@ -29,6 +28,8 @@ from hotpath.tune.comparison import Config, Verdict
 from hotpath.tune.workloads import Workload
 
 if TYPE_CHECKING:
+    from hotpath.db.location import DbLocation
+    from hotpath.findings import LabSummary
     from hotpath.machine import Fingerprint
     from hotpath.results import RunResult
 
@@ -36,15 +37,15 @@ LAB = "tune"
 COMMAND = "tune evaluate"
 
 
-def db_of(args: argparse.Namespace) -> Path | None:
-    """The history evaluate stores into, checked before anything is measured
-    or changed (StoreError, status 2, when it cannot hold a run); None with
-    --no-store."""
+def db_of(args: argparse.Namespace) -> "DbLocation | None":
+    """The history evaluate stores into (--db, else $HOTPATH_DB, else the
+    default file), checked before anything is measured or changed
+    (StoreError, status 2, when it cannot hold a run); None with --no-store."""
     if getattr(args, "no_store", False):
         return None
-    from hotpath.store import check_db_path, default_db_path
+    from hotpath.store import check_db_path, db_path
 
-    path: Path = getattr(args, "db", None) or default_db_path()
+    path = db_path(args)
     check_db_path(path)
     return path
 
@@ -138,7 +139,7 @@ def _better(w: Workload) -> str:
     return "lower" if w.lower_is_better else "higher"
 
 
-def save(run: "RunResult", path: Path) -> None:
+def save(run: "RunResult", path: "DbLocation") -> None:
     """Store the run (run.run_id set); StoreError (run_id None) if it cannot be."""
     from hotpath.store import Store
 
@@ -149,7 +150,7 @@ def save(run: "RunResult", path: Path) -> None:
         store.close()
 
 
-def store_or_say(run: "RunResult", path: Path | None) -> str | None:
+def store_or_say(run: "RunResult", path: "DbLocation | None") -> str | None:
     """Save the run into `path` (None: --no-store); what went wrong, in words, or None."""
     if path is None:
         return None
@@ -195,3 +196,22 @@ def _verdict(doc: dict[str, Any], workloads: dict[str, Workload]) -> Verdict:
         workloads[doc["workload"]], doc["base"], doc["other"], doc["ratio"],
         (doc["ci"][0], doc["ci"][1]), doc["p"], doc["verdict"], doc["setting"],
     )  # fmt: skip
+
+
+def lab_summary(run: "RunResult") -> "LabSummary":
+    """The lab's lines in a run's summary (Lab.summarize): each comparison's verdict."""
+    from hotpath.findings import BAD, GOOD, NEUTRAL, Finding, LabSummary
+
+    section: dict[str, Any] = run.sections.get(LAB, {})
+    summary = LabSummary(LAB, f"tune evaluate '{section.get('profile', '?')}'")
+    tones = {"better": GOOD, "worse": BAD}
+    for c in section.get("comparisons", []):
+        lo, hi = c["ci"]
+        text = (
+            f"{c['workload']}: {c['other']} against {c['base']}: {c['verdict']} (ratio "
+            f"{c['ratio']:.3f} [{lo:.3f}, {hi:.3f}], p = {c['p']:.2g})"
+        )
+        summary.findings.append(Finding("verdict", text, tones.get(c["verdict"], NEUTRAL)))
+        if c["setting"] is None:
+            summary.headline["claims"].append(f"{c['workload']}: {c['verdict']}")
+    return summary
