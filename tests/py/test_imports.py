@@ -144,3 +144,15 @@ def test_no_import_circle():
 
 def test_a_circle_is_found():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
+
+
+def test_every_lab_hook_names_a_function():
+    """Hooks are named, not imported (Lab.hook): a misspelt one fails here,
+    not when a user first reaches it."""
+    from hotpath.labs import ALL_LABS
+
+    for lab in ALL_LABS:
+        for field in ("own_command", "own_suite", "summarize", "write_files"):
+            named = getattr(lab, field)
+            if named is not None:
+                assert callable(lab.hook(named)), f"{lab.name}.{field}: {named}"

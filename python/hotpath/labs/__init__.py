@@ -13,11 +13,11 @@ primitives the lab has is the runner's listing to say (each C primitive
 names its lab), never declared again here.
 """
 
-from hotpath.labs import avc, crc32c, crossing, csum
+from hotpath.labs import avc, crc32c, crossing, csum, tune
 from hotpath.labs.lab import Lab, Part, Suite
 from hotpath.results import RunResult
 
-ALL_LABS: tuple[Lab, ...] = (csum.LAB, crc32c.LAB, avc.LAB, crossing.LAB)
+ALL_LABS: tuple[Lab, ...] = (csum.LAB, crc32c.LAB, avc.LAB, crossing.LAB, tune.LAB)
 
 LABS: dict[str, Lab] = {lab.name: lab for lab in ALL_LABS}
 

@@ -140,6 +140,9 @@ class Lab:
     write_files: str | None = None
     # False where figures are not a cost against size: no plot is drawn.
     plotted: bool = True
+    # False where the lab has commands of its own (tune) instead of the
+    # engine labs' `hotpath <lab>`.
+    subcommand: bool = True
 
     def hook(self, named: str) -> Callable[..., Any]:
         """The function a hook names ("hotpath.labs.avc.command:run")."""
