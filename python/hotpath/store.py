@@ -510,15 +510,19 @@ class Store:
         with self._reading() as conn:
             return migrate.inspect_schema(conn)
 
-    def export(self, run_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
-        """A run's row and its figures' rows as they are stored, for another
-        history (copy_in); UsageError if its runs have no uid (schema < 4)."""
+    def require_uids(self) -> None:
+        """UsageError unless the runs have uids (schema 4), which push matches runs by."""
         if not self._has_column("runs", "uid"):
             raise UsageError(
                 f"database '{self.path}' is at schema {self.schema().effective}: its runs have "
                 f"no uid yet, which push matches runs by; run `hotpath db upgrade --db "
-                f"{self.path}` first"
+                f"'{self.path}'` first"
             )
+
+    def export(self, run_id: int) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """A run's row and its figures' rows as they are stored, for another
+        history (copy_in); UsageError if its runs have no uid (schema < 4)."""
+        self.require_uids()
         found = self._rows("SELECT * FROM runs WHERE id = :id", id=run_id)
         if not found:
             raise UsageError(f"run '{run_id}': no such run in '{self.path}'")

@@ -331,6 +331,10 @@ def test_release_history_migrates_with_nothing_lost(tmp_path: Path, cli, version
     assert path.read_bytes() == before  # read-only: nothing upgraded
     res = cli("db", "check", "--db", str(path))
     assert res.status == 1 and "db upgrade" in res.out
+    shared = tmp_path / "shared.sqlite"
+    res = cli("push", str(shared), "--db", str(path))  # its runs have no uid yet
+    assert res.status == 2 and "hotpath db upgrade" in res.err and not shared.exists()
+    assert path.read_bytes() == before
     res = cli("db", "upgrade", "--db", str(path))
     assert res.status == 0 and f"from schema {version} to {SCHEMA_VERSION}" in res.out, res.err
     store = Store.open(path, create=False)

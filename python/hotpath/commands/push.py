@@ -44,14 +44,12 @@ def run(args: argparse.Namespace) -> int:
     source = Store.open(source_at, create=False)
     try:
         ids = [source.resolve(ref) for ref in args.runs] if args.runs else source.ids()
-        ids = sorted(set(ids))
-        copied = [source.export(run_id) for run_id in ids[:1]]  # schema checked first
+        source.require_uids()  # before the target is touched
         target = Store.open(target_at)
         try:
             pushed = kept = 0
-            for run_id in ids:
-                run_row, figure_rows = copied.pop() if copied else source.export(run_id)
-                new_id = target.copy_in(run_row, figure_rows)
+            for run_id in sorted(set(ids)):
+                new_id = target.copy_in(*source.export(run_id))
                 if new_id is None:
                     kept += 1
                     print(f"run {run_id}: {target_at} has it already")
