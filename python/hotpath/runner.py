@@ -23,6 +23,7 @@ from typing import Any
 
 from hotpath.errors import RunnerError, UsageError
 from hotpath.progress import ProgressBar
+from hotpath.tree import repo_root
 
 PROGRESS_LINE = re.compile(r"^progress (\d+) (\d+)\s*$")
 # The runner's exit status when a variant called exit() (runner.c).
@@ -39,16 +40,6 @@ class Runner:
 
     def user_cflags(self) -> Path:
         return self.build / "user-cflags"
-
-
-def repo_root() -> Path:
-    root = Path(__file__).resolve().parents[2]
-    if not (root / "Makefile").is_file() or not (root / "c").is_dir():
-        raise RunnerError(
-            f"no hotpath source tree at {root}: install hotpath with "
-            "`pip install -e .` from a checkout (scripts/setup.sh does)"
-        )
-    return root
 
 
 def build_dir(root: Path) -> Path:

@@ -21,7 +21,7 @@ import pytest
 from hotpath.errors import UsageError
 from hotpath.kernelsrc import debian, layouts, timed_files, trees
 from hotpath.kernelsrc.build import KERNEL_CFLAGS, build, fitting
-from hotpath.runner import repo_root
+from hotpath.tree import repo_root
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 

@@ -40,9 +40,9 @@ from hotpath.render import summary as summary_text
 from hotpath.render import text
 from hotpath.report import check_folder, default_folder, write_pages, write_results
 from hotpath.results import RunResult
-from hotpath.runner import repo_root
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 from hotpath.store import Store
+from hotpath.tree import repo_root
 from hotpath.verdicts import add_threshold_option, check_threshold
 
 

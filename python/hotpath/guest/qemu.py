@@ -33,6 +33,7 @@ from hotpath.guest import initramfs
 from hotpath.guest.guestinit import COMMAND_PATH, HOST_TAG, MARK, MODULES_DIR, init_script
 from hotpath.guest.kernel import KernelBundle
 from hotpath.guest.modules import load_order
+from hotpath.tree import CHECKOUT
 
 QEMU = "qemu-system-x86_64"
 QBOOT = Path("/usr/share/qemu/qboot.rom")
@@ -104,7 +105,7 @@ def _guest_path(path: str) -> str:
 def _kept_under_tmp() -> list[str]:
     """This checkout's folder relative to /tmp, when it lives there (a CI
     clone): the guest's /tmp hides the host's, so it is bound back in."""
-    checkout = Path(__file__).resolve().parents[3]
+    checkout = CHECKOUT
     try:
         return [str(checkout.relative_to("/tmp"))]
     except ValueError:

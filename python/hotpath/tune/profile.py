@@ -38,11 +38,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hotpath.errors import UsageError
+from hotpath.tree import CHECKOUT
 from hotpath.tune.keys import KeyFormError, KeySpec, parse_key
 from hotpath.tune.text import ALLOWED, escaped, unsafe
 from hotpath.tune.values import ProfileValue
 
-BUILTIN_DIR = Path(__file__).resolve().parents[3] / "profiles"
+BUILTIN_DIR = CHECKOUT / "profiles"
 PROFILE_FIELDS = {"summary", "source", "include"}
 SETTING_FIELDS = {"key", "value", "reason", "source", "android_only", "lowers_security"}
 LOSS_FIELDS = {"name", "reason"}

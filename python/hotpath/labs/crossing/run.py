@@ -26,7 +26,8 @@ from hotpath.labs.crossing.results import ModuleRun, UserRun, parse_module_resul
 from hotpath.machine import fingerprint
 from hotpath.measure import now_utc
 from hotpath.render import crossing as shown
-from hotpath.runner import build_dir, repo_root
+from hotpath.runner import build_dir
+from hotpath.tree import repo_root
 
 PROGRAM = "hotpath-crossing-static"
 FOLDER = "hotpath-crossing-"  # + the hotpath's process id + "-": its fresh folder

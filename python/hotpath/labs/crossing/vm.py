@@ -37,7 +37,7 @@ from hotpath.labs.crossing.run import (
     program_args,
 )
 from hotpath.machine import fingerprint
-from hotpath.runner import repo_root
+from hotpath.tree import repo_root
 
 GUEST_DIR = "/tmp/hotpath-crossing"  # a tmpfs of its own, mounted by the script
 GUEST_PROGRAM = "/crossing/hotpath-crossing"

@@ -79,8 +79,9 @@ from hotpath.labs.csum.asmgraph import (
     probe_path,
     reg_form,
 )
+from hotpath.tree import CHECKOUT
 
-ROOT = Path(__file__).resolve().parents[4]  # python/hotpath/labs/csum/ -> the tree
+ROOT = CHECKOUT
 SIZE = 40
 ALIGNS = (0, 1)  # the seed's even (64-byte aligned) and odd buffers
 ALIGN_WORDS = {0: "even", 1: "odd"}
