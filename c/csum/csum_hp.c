@@ -327,19 +327,12 @@ struct csum_plan {
 static struct csum_plan plans[2] = { SCALAR_PLAN, SCALAR_PLAN };
 static enum hp_csum_path cur_path = HP_CSUM_PATH_SCALAR;
 
-static const char *const path_names[] = {
-	[HP_CSUM_PATH_AUTO] = "auto",
-	[HP_CSUM_PATH_SCALAR] = "scalar",
-	[HP_CSUM_PATH_AVX2] = "avx2",
-	[HP_CSUM_PATH_AVX2_HYBRID] = "avx2-hybrid",
-	[HP_CSUM_PATH_AVX512] = "avx512",
-};
-
+/* A path's name: a row's method's (dispatch owns them), or "auto". */
 const char *hp_csum_path_name(enum hp_csum_path path)
 {
-	if ((unsigned int)path >= sizeof(path_names) / sizeof(*path_names))
-		return "unknown";
-	return path_names[path];
+	if (path == HP_CSUM_PATH_AUTO)
+		return "auto";
+	return hp_dispatch_method_name(HP_DISPATCH_CSUM, path);
 }
 
 /*
@@ -567,18 +560,18 @@ enum hp_csum_path hp_csum_get_path(void)
 __attribute__((constructor)) static void hp_csum_init(void)
 {
 	const char *force = secure_getenv("HOTPATH_CSUM_FORCE");
-	enum hp_csum_path p;
+	char allowed[128];
+	int p;
 
 	hp_csum_set_path(HP_CSUM_PATH_AUTO);
 	if (!force || !*force)
 		return;
-	for (p = HP_CSUM_PATH_SCALAR; p <= HP_CSUM_PATH_AVX512; p++)
-		if (!strcmp(force, path_names[p]))
-			break;
-	if (p > HP_CSUM_PATH_AVX512) {
+	p = hp_dispatch_method_find(HP_DISPATCH_CSUM, force);
+	if (p < 0) {
+		hp_dispatch_methods_list(HP_DISPATCH_CSUM, "or", allowed, sizeof(allowed));
 		fprintf(stderr,
-			"hotpath: HOTPATH_CSUM_FORCE '%s': expected scalar, avx2, avx2-hybrid or avx512; using %s\n",
-			force, hp_csum_path_name(cur_path));
+			"hotpath: HOTPATH_CSUM_FORCE '%s': expected %s; using %s\n",
+			force, allowed, hp_csum_path_name(cur_path));
 		return;
 	}
 	if (hp_csum_set_path(p))

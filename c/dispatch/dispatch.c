@@ -8,7 +8,6 @@
  */
 #define _GNU_SOURCE	/* secure_getenv */
 #include <hotpath/bench.h>
-#include <hotpath/csum.h>
 #include <hotpath/dispatch.h>
 
 #include <ctype.h>
@@ -24,23 +23,84 @@
 
 #include "dispatch_internal.h"
 
-static const char *const crc32c_names[HP_CRC32C_NMETHODS] = {
-	[HP_CRC32C_SLICE8] = "slice8",
-	[HP_CRC32C_SSE42] = "sse42",
-	[HP_CRC32C_SSE42_3WAY] = "sse42-3way",
-	[HP_CRC32C_SSE42_4WAY] = "sse42-4way",
-	[HP_CRC32C_SSE42_SEEDLAST] = "sse42-seedlast",
-	[HP_CRC32C_SSE42_4WAY_SEEDLAST] = "sse42-4way-seedlast",
-	[HP_CRC32C_AVX512_FUSED] = "avx512-fused",
-	[HP_CRC32C_FOLD4] = "fold4",
-	[HP_CRC32C_FOLD8] = "fold8",
-	[HP_CRC32C_AVX512] = "avx512",
+/*
+ * Each dispatched primitive's methods: the name a row gives the method and
+ * the variant that runs it alone (c/csum/registry.c, c/crc32c/registry.c;
+ * tests/c/test_dispatch.c checks that each is there). The only list of
+ * them: the row parser, the row writer, HOTPATH_CSUM_FORCE and the
+ * runner's listing (which Python reads) all take them from here.
+ */
+static const struct hp_dispatch_method csum_methods[HP_CSUM_NPATHS] = {
+	[HP_CSUM_PATH_SCALAR] = { "scalar", "hp-csum-scalar" },
+	[HP_CSUM_PATH_AVX2] = { "avx2", "hp-csum-avx2" },
+	[HP_CSUM_PATH_AVX2_HYBRID] = { "avx2-hybrid", "hp-csum-avx2-hybrid" },
+	[HP_CSUM_PATH_AVX512] = { "avx512", "hp-csum-avx512" },
 };
+
+static const struct hp_dispatch_method crc32c_methods[HP_CRC32C_NMETHODS] = {
+	[HP_CRC32C_SLICE8] = { "slice8", "slice-by-8" },
+	[HP_CRC32C_SSE42] = { "sse42", "sse42-1stream" },
+	[HP_CRC32C_SSE42_SEEDLAST] = { "sse42-seedlast", "sse42-seedlast" },
+	[HP_CRC32C_SSE42_3WAY] = { "sse42-3way", "sse42-3way" },
+	[HP_CRC32C_SSE42_4WAY] = { "sse42-4way", "sse42-4way" },
+	[HP_CRC32C_SSE42_4WAY_SEEDLAST] = { "sse42-4way-seedlast", "sse42-4way-seedlast" },
+	[HP_CRC32C_FOLD4] = { "fold4", "pclmul-fold4" },
+	[HP_CRC32C_FOLD8] = { "fold8", "pclmul-fold8" },
+	[HP_CRC32C_AVX512] = { "avx512", "vpclmul-avx512" },
+	[HP_CRC32C_AVX512_FUSED] = { "avx512-fused", "fused-crc32-vpclmul" },
+};
+
+const struct hp_dispatch_primitive hp_dispatch_primitives[HP_DISPATCH_NPRIMITIVES] = {
+	[HP_DISPATCH_CSUM] = { "csum_partial", { "csum.even", "csum.odd" }, "hp-csum",
+			       csum_methods, HP_CSUM_PATH_SCALAR, HP_CSUM_NPATHS },
+	[HP_DISPATCH_CRC32C] = { "crc32c", { "crc32c", NULL }, "hotpath",
+				 crc32c_methods, 0, HP_CRC32C_NMETHODS },
+};
+
+const char *hp_dispatch_method_name(int prim, int method)
+{
+	const struct hp_dispatch_primitive *p;
+
+	if ((unsigned int)prim >= HP_DISPATCH_NPRIMITIVES)
+		return "unknown";
+	p = &hp_dispatch_primitives[prim];
+	return method >= p->first && method < p->n ? p->methods[method].name : "unknown";
+}
+
+int hp_dispatch_method_find(int prim, const char *name)
+{
+	const struct hp_dispatch_primitive *p;
+
+	if ((unsigned int)prim >= HP_DISPATCH_NPRIMITIVES)
+		return -1;
+	p = &hp_dispatch_primitives[prim];
+	for (int m = p->first; m < p->n; m++)
+		if (!strcmp(name, p->methods[m].name))
+			return m;
+	return -1;
+}
+
+void hp_dispatch_methods_list(int prim, const char *last, char *buf, size_t len)
+{
+	const struct hp_dispatch_primitive *p = &hp_dispatch_primitives[prim];
+	size_t at = 0;
+
+	if (len)
+		buf[0] = 0;
+	for (int m = p->first; m < p->n && at < len; m++) {
+		int n = snprintf(buf + at, len - at, "%s%s%s%s",
+				 m == p->first ? "" : m == p->n - 1 && *last ? " " : ", ",
+				 m > p->first && m == p->n - 1 ? last : "",
+				 m > p->first && m == p->n - 1 && *last ? " " : "",
+				 p->methods[m].name);
+
+		at += n > 0 ? (size_t)n : 0;
+	}
+}
 
 const char *hp_crc32c_method_name(enum hp_crc32c_method method)
 {
-	return (unsigned int)method < HP_CRC32C_NMETHODS ? crc32c_names[method] :
-							   "unknown";
+	return hp_dispatch_method_name(HP_DISPATCH_CRC32C, method);
 }
 
 static void say(char *err, size_t errlen, const char *fmt, ...)
@@ -52,26 +112,9 @@ static void say(char *err, size_t errlen, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int csum_method(const char *name)
-{
-	for (int p = HP_CSUM_PATH_SCALAR; p <= HP_CSUM_PATH_AVX512; p++)
-		if (!strcmp(name, hp_csum_path_name(p)))
-			return p;
-	return -1;
-}
-
-static int crc32c_method(const char *name)
-{
-	for (int m = 0; m < HP_CRC32C_NMETHODS; m++)
-		if (!strcmp(name, crc32c_names[m]))
-			return m;
-	return -1;
-}
-
 /* "scalar 0, avx512 256, avx2 4096" into steps; 0, or -1 with a reason
  * in @why that names the step by its number, not by its text. */
-static int parse_steps(char *value, struct hp_steps *steps,
-		       int (*method)(const char *), const char *allowed,
+static int parse_steps(char *value, struct hp_steps *steps, int prim,
 		       char *why, size_t whylen)
 {
 	char *save = NULL;
@@ -89,8 +132,11 @@ static int parse_steps(char *value, struct hp_steps *steps,
 			say(why, whylen, "step %d: expected METHOD LENGTH", k);
 			return -1;
 		}
-		m = method(name);
+		m = hp_dispatch_method_find(prim, name);
 		if (m < 0) {
+			char allowed[256];
+
+			hp_dispatch_methods_list(prim, "", allowed, sizeof(allowed));
 			say(why, whylen, "step %d: method not known; allowed: %s", k, allowed);
 			return -1;
 		}
@@ -129,15 +175,12 @@ static char *trim(char *s)
 static int parse_key(const char *key, char *value, struct hp_dispatch_row *row,
 		     char *why, size_t whylen)
 {
-	int odd = !strcmp(key, "csum.odd");
+	int odd = !strcmp(key, hp_dispatch_primitives[HP_DISPATCH_CSUM].keys[1]);
 	struct hp_steps *csum = &row->csum[odd];
 
-	if (!strcmp(key, "crc32c"))
-		return parse_steps(value, &row->crc32c, crc32c_method,
-				   "slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way, sse42-4way-seedlast, fold4, fold8, avx512, avx512-fused",
-				   why, whylen);
-	if (parse_steps(value, csum, csum_method, "scalar, avx2, avx2-hybrid, avx512",
-			why, whylen))
+	if (!strcmp(key, hp_dispatch_primitives[HP_DISPATCH_CRC32C].keys[0]))
+		return parse_steps(value, &row->crc32c, HP_DISPATCH_CRC32C, why, whylen);
+	if (parse_steps(value, csum, HP_DISPATCH_CSUM, why, whylen))
 		return -1;
 	if (csum->method[0] != HP_CSUM_PATH_SCALAR) {
 		say(why, whylen, "the first step must be scalar");
@@ -153,7 +196,11 @@ static int parse_key(const char *key, char *value, struct hp_dispatch_row *row,
 int hp_dispatch_parse(const char *text, struct hp_dispatch_row *row, char *err,
 		      size_t errlen)
 {
-	static const char *const keys[] = { "csum.even", "csum.odd", "crc32c" };
+	const char *const keys[] = {
+		hp_dispatch_primitives[HP_DISPATCH_CSUM].keys[0],
+		hp_dispatch_primitives[HP_DISPATCH_CSUM].keys[1],
+		hp_dispatch_primitives[HP_DISPATCH_CRC32C].keys[0],
+	};
 	char buf[HP_ROW_FILE_MAX], *next;
 	unsigned int seen = 0;	/* bits: keys[] */
 	unsigned int number = 0;
@@ -228,8 +275,8 @@ static void format_steps(char *buf, size_t len, size_t *at, const char *key,
 	append(buf, len, at, "%s =", key);
 	for (int i = 0; i < steps->n; i++)
 		append(buf, len, at, "%s %s %u", i ? "," : "",
-		       crc ? hp_crc32c_method_name(steps->method[i]) :
-			     hp_csum_path_name(steps->method[i]),
+		       hp_dispatch_method_name(crc ? HP_DISPATCH_CRC32C : HP_DISPATCH_CSUM,
+					       steps->method[i]),
 		       steps->from[i]);
 	append(buf, len, at, "\n");
 }
@@ -237,11 +284,13 @@ static void format_steps(char *buf, size_t len, size_t *at, const char *key,
 size_t hp_dispatch_format(const struct hp_dispatch_row *row, char *buf, size_t len)
 {
 	size_t at = 0;
+	const struct hp_dispatch_primitive *csum = &hp_dispatch_primitives[HP_DISPATCH_CSUM];
 
 	append(buf, len, &at, "name = %s\n", row->name);
-	format_steps(buf, len, &at, "csum.even", &row->csum[0], 0);
-	format_steps(buf, len, &at, "csum.odd", &row->csum[1], 0);
-	format_steps(buf, len, &at, "crc32c", &row->crc32c, 1);
+	format_steps(buf, len, &at, csum->keys[0], &row->csum[0], 0);
+	format_steps(buf, len, &at, csum->keys[1], &row->csum[1], 0);
+	format_steps(buf, len, &at, hp_dispatch_primitives[HP_DISPATCH_CRC32C].keys[0],
+		     &row->crc32c, 1);
 	return at;
 }
 

@@ -633,6 +633,42 @@ static void test_env_not_a_row_file(const char *self)
 	rmdir(dir);
 }
 
+static int has_variant(const struct hp_primitive *p, const char *name)
+{
+	for (size_t i = 0; p && i < p->nvariants; i++)
+		if (!strcmp(p->variants[i].name, name))
+			return 1;
+	return 0;
+}
+
+/* hp_dispatch_primitives[] (the one list of methods and their variants):
+ * each primitive, its own variant and each method's variant are the
+ * runner's; each name finds its method. */
+static void test_method_table(void)
+{
+	char list[256];
+
+	for (int k = 0; k < HP_DISPATCH_NPRIMITIVES; k++) {
+		const struct hp_dispatch_primitive *d = &hp_dispatch_primitives[k];
+		const struct hp_primitive *p = hp_primitive_find(d->primitive);
+
+		CHECK(p != NULL, "dispatched primitive %s not in the runner", d->primitive);
+		CHECK(has_variant(p, d->own), "%s: own variant %s missing", d->primitive, d->own);
+		for (int m = d->first; m < d->n; m++) {
+			CHECK(d->methods[m].name && d->methods[m].variant, "%s: method %d unnamed",
+			      d->primitive, m);
+			CHECK(has_variant(p, d->methods[m].variant), "%s: method %s's variant %s missing",
+			      d->primitive, d->methods[m].name, d->methods[m].variant);
+			CHECK(hp_dispatch_method_find(k, d->methods[m].name) == m,
+			      "%s: %s does not find itself", d->primitive, d->methods[m].name);
+		}
+	}
+	hp_dispatch_methods_list(HP_DISPATCH_CSUM, "or", list, sizeof(list));
+	CHECK(!strcmp(list, "scalar, avx2, avx2-hybrid or avx512"), "csum list: %s", list);
+	CHECK(!strcmp(hp_csum_path_name(HP_CSUM_PATH_AUTO), "auto"), "auto's name");
+	CHECK(hp_dispatch_method_find(HP_DISPATCH_CSUM, "auto") < 0, "auto is not a method");
+}
+
 int main(int argc, char **argv)
 {
 	if (argc > 1 && !strcmp(argv[1], "--print-row")) {
@@ -648,6 +684,7 @@ int main(int argc, char **argv)
 	}
 	fill_random(g.base, g.size);
 	fill_random(big.base, big.size);
+	test_method_table();
 	test_rows_parse_and_print_back();
 	test_bad_rows();
 	test_every_row_is_correct_here();

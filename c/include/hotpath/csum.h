@@ -12,6 +12,7 @@
 #ifndef HOTPATH_CSUM_H
 #define HOTPATH_CSUM_H
 
+#include <hotpath/dispatch.h>	/* enum hp_csum_path: the row's methods */
 #include <hpsum.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -56,13 +57,9 @@ uint32_t hp_csum_ref(const void *buf, int len, uint32_t sum);
 
 /* ---- hotpath's own csum_partial (c/csum/csum_hp*.c) ---- */
 
-enum hp_csum_path {
-	HP_CSUM_PATH_AUTO = 0,	/* the fastest this CPU runs */
-	HP_CSUM_PATH_SCALAR,	/* adc chains only */
-	HP_CSUM_PATH_AVX2,	/* vector adds only */
-	HP_CSUM_PATH_AVX2_HYBRID,	/* vector adds and adc chains at once */
-	HP_CSUM_PATH_AVX512,
-};
+/* enum hp_csum_path (the paths, a dispatch row's csum methods) and their
+ * names are <hotpath/dispatch.h>'s: the checksum asks dispatch, never the
+ * reverse. */
 
 /* hp_csum() itself is declared in <hpsum.h>, the linkable library's
  * header: any length, alignment and seed. */

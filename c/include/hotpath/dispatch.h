@@ -23,11 +23,14 @@
  *   csum.even = scalar 0, avx512 256, avx2 4096
  *   csum.odd = scalar 0, avx2 256
  *   crc32c = sse42 0, sse42-3way 64, avx512 256
- * Steps ascend from 0; at most HP_STEPS_MAX of them. csum methods:
- * scalar, avx2, avx2-hybrid, avx512 (scalar first: below HP_CSUM_SHORT and
- * up to the second step hp_csum() runs its own adc chains). crc32c
- * methods: slice8, sse42, sse42-seedlast, sse42-3way, sse42-4way,
- * sse42-4way-seedlast, fold4, fold8, avx512, avx512-fused.
+ * Steps ascend from 0; at most HP_STEPS_MAX of them. The methods' names,
+ * and the variant that runs each alone, are hp_dispatch_primitives[]'s
+ * (c/dispatch/dispatch.c, the one place; `hotpath-bench list` exports
+ * them): the checksum's first step is scalar (below HP_CSUM_SHORT and up
+ * to the second step hp_csum() runs its own adc chains).
+ *
+ * The checksum and CRC code ask this module for their row (hp_dispatch());
+ * this module asks nothing of them: the enums below are the methods' ids.
  */
 #ifndef HOTPATH_DISPATCH_H
 #define HOTPATH_DISPATCH_H
@@ -52,6 +55,16 @@ struct hp_steps {
 	uint32_t from[HP_STEPS_MAX];	/* ascending, from[0] == 0 */
 	uint8_t method[HP_STEPS_MAX];
 	uint8_t n;
+};
+
+/* hp_csum()'s methods (a row's csum steps), and AUTO for "the row's". */
+enum hp_csum_path {
+	HP_CSUM_PATH_AUTO = 0,	/* the fastest this CPU runs */
+	HP_CSUM_PATH_SCALAR,	/* adc chains only */
+	HP_CSUM_PATH_AVX2,	/* vector adds only */
+	HP_CSUM_PATH_AVX2_HYBRID,	/* vector adds and adc chains at once */
+	HP_CSUM_PATH_AVX512,
+	HP_CSUM_NPATHS
 };
 
 enum hp_crc32c_method {
@@ -103,6 +116,37 @@ int hp_dispatch_parse(const char *text, struct hp_dispatch_row *row,
 /* Row text (the format above) into buf; returns the length it needs. */
 size_t hp_dispatch_format(const struct hp_dispatch_row *row, char *buf,
 			  size_t len);
+
+/*
+ * The facts of dispatch, in one place: per dispatched primitive its row
+ * keys, hotpath's own variant (which runs the row in use), and per method
+ * (indexed by enum hp_csum_path or enum hp_crc32c_method, from @first) the
+ * name a row gives it and the variant that runs it alone (what `hotpath
+ * dispatch` times). The runner's listing exports them.
+ */
+struct hp_dispatch_method {
+	const char *name;
+	const char *variant;
+};
+
+struct hp_dispatch_primitive {
+	const char *primitive;		/* the runner's name: csum_partial, crc32c */
+	const char *keys[2];		/* its row keys ([1] NULL: one key) */
+	const char *own;		/* hotpath's own variant */
+	const struct hp_dispatch_method *methods;
+	int first, n;			/* methods[first .. n - 1] */
+};
+
+enum { HP_DISPATCH_CSUM, HP_DISPATCH_CRC32C, HP_DISPATCH_NPRIMITIVES };
+extern const struct hp_dispatch_primitive hp_dispatch_primitives[HP_DISPATCH_NPRIMITIVES];
+
+/* A method's name ("unknown" past the table), and a name's method (-1:
+ * none); @prim is HP_DISPATCH_CSUM or HP_DISPATCH_CRC32C. */
+const char *hp_dispatch_method_name(int prim, int method);
+int hp_dispatch_method_find(int prim, const char *name);
+/* The methods' names into @buf, ", " between, the word @last before the
+ * last ("or" gives "a, b or c"; "" gives "a, b, c"). */
+void hp_dispatch_methods_list(int prim, const char *last, char *buf, size_t len);
 
 const char *hp_crc32c_method_name(enum hp_crc32c_method method);
 
