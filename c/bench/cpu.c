@@ -188,6 +188,15 @@ void hp_cpu_identify(struct hp_cpu_id *id)
 	}
 }
 
+/* rdtscp (cpuid 80000001h EDX bit 27): the engine's hp_tsc_end() needs it;
+ * QEMU's default CPU model under TCG lacks it. */
+int hp_cpu_has_rdtscp(void)
+{
+	unsigned a, b, c, d;
+
+	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
+}
+
 /* XGETBV with ECX=1 (XINUSE): CPUID.(EAX=0DH, ECX=1):EAX bit 2. */
 static int have_xinuse(void)
 {

@@ -13,7 +13,6 @@
 #define _GNU_SOURCE
 #include "crossing.h"
 
-#include <cpuid.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <sys/statfs.h>
@@ -44,20 +43,13 @@ void hp_xsyscall_block(unsigned calls, uint64_t *ns, uint64_t *ticks)
 	*ticks = c1 - c0;
 }
 
-static int have_rdtscp(void)
-{
-	unsigned a, b, c, d;
-
-	return __get_cpuid(0x80000001, &a, &b, &c, &d) && (d & (1u << 27));
-}
-
 double hp_xticks_per_cycle(unsigned blocks)
 {
 	/* 100 x 100 dependent adds per block: ~10 us, the engine's regime. */
 	enum { REPS = 100 };
 	double *v;
 
-	if (!have_rdtscp())
+	if (!hp_cpu_has_rdtscp())
 		return 0.0;
 	v = calloc(blocks ? blocks : 1, sizeof(*v));
 	if (!v)

@@ -21,7 +21,6 @@
 #include <hotpath/csum.h>
 #include <hotpath/dispatch.h>
 
-#include <cpuid.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -342,17 +341,12 @@ const char *hp_csum_path_name(enum hp_csum_path path)
  */
 static int vector_side_is_narrow(void)
 {
-	unsigned int a, b, c, d, family, model;
+	struct hp_cpu_id id;
 
-	if (!__get_cpuid(0, &a, &b, &c, &d))
+	hp_cpu_identify(&id);	/* c/bench/cpu.c: the one cpuid decoder */
+	if (strcmp(id.vendor, "AuthenticAMD") && strcmp(id.vendor, "HygonGenuine"))
 		return 0;
-	/* "AuthenticAMD" or "HygonGenuine", by the last register's text */
-	if (c != 0x444d4163 && c != 0x656e6975)
-		return 0;
-	__get_cpuid(1, &a, &b, &c, &d);
-	family = ((a >> 8) & 0xf) + ((a >> 20) & 0xff);
-	model = ((a >> 4) & 0xf) | ((a >> 12) & 0xf0);
-	return (family == 0x17 && model < 0x30) || family == 0x18;
+	return (id.family == 0x17 && id.model < 0x30) || id.family == 0x18;
 }
 
 static int path_supported(enum hp_csum_path path)

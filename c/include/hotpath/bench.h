@@ -136,7 +136,12 @@ struct hp_cpu_id {
 	unsigned family, model, stepping;
 };
 
+/* The one decoder of cpuid's vendor, family, model and stepping (c/bench/cpu.c,
+ * linked into libhpsum too): hp_csum()'s fallback, the built-in rows and the
+ * runner's cpu object all take them from it. */
 void hp_cpu_identify(struct hp_cpu_id *id);
+/* Whether this CPU has rdtscp (hp_tsc_end() needs it). */
+int hp_cpu_has_rdtscp(void);
 const char *hp_cpu_feature_name(unsigned bit);
 /* "comma-separated, of: sse4.2 ...", for messages. */
 const char *hp_cpu_features_allowed(void);
