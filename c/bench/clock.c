@@ -31,6 +31,12 @@ static double now_ns(void)
 	return ts.tv_sec * 1e9 + ts.tv_nsec;
 }
 
+/*
+ * TSC ticks per second: the one calibration, the runner's and the crossing
+ * program's (c/crossing/tool, which runs in a guest without rdtscp too).
+ * Both ends read the TSC fenced by lfence, without rdtscp: over 20 ms the
+ * difference between the fences does not show.
+ */
 double hp_tsc_hz(void)
 {
 	/* Three 20 ms windows against CLOCK_MONOTONIC_RAW; the median
@@ -43,7 +49,7 @@ double hp_tsc_hz(void)
 
 		while (now_ns() - t0 < 20e6)
 			;
-		uint64_t c1 = hp_tsc_end();
+		uint64_t c1 = hp_tsc_begin();
 		double t1 = now_ns();
 
 		r[i] = (c1 - c0) / ((t1 - t0) * 1e-9);

@@ -83,9 +83,6 @@ void hp_xsyscall_block(unsigned calls, uint64_t *ns, uint64_t *ticks);
  */
 double hp_xticks_per_cycle(unsigned blocks);
 
-/* TSC ticks per second, against CLOCK_MONOTONIC (hp_xtsc, no rdtscp). */
-double hp_xtsc_hz(void);
-
 /* The file system type under @dir as a name ("tmpfs", "ext4"), or hex. */
 const char *hp_xfs_type(const char *dir, char *buf, size_t len);
 

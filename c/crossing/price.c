@@ -62,29 +62,6 @@ double hp_xticks_per_cycle(unsigned blocks)
 	return median;
 }
 
-double hp_xtsc_hz(void)
-{
-	/* Three 10 ms windows against CLOCK_MONOTONIC; the median survives one
-	 * preemption. The engine's hp_tsc_hz() needs rdtscp (see hp_xtsc). */
-	double r[3];
-
-	for (int i = 0; i < 3; i++) {
-		struct timespec a, b;
-		double ns;
-		uint64_t c0, c1;
-
-		clock_gettime(CLOCK_MONOTONIC, &a);
-		c0 = hp_xtsc();
-		do {
-			clock_gettime(CLOCK_MONOTONIC, &b);
-			ns = (b.tv_sec - a.tv_sec) * 1e9 + (b.tv_nsec - a.tv_nsec);
-		} while (ns < 10e6);
-		c1 = hp_xtsc();
-		r[i] = (c1 - c0) / (ns * 1e-9);
-	}
-	return hp_median(r, 3);
-}
-
 static const struct {
 	unsigned long magic;
 	const char *name;

@@ -274,7 +274,7 @@ int main(int argc, char **argv)
 	for (unsigned b = 0; b < blocks; b++)
 		hp_xsyscall_block((unsigned)calls, &sys_ns[b], &sys_ticks[b]);
 	double tpc_after = hp_xticks_per_cycle(101);
-	double tsc_hz = hp_xtsc_hz();
+	double tsc_hz = hp_tsc_hz();	/* the engine's calibration (clock.c) */
 	struct utsname uts;
 
 	uname(&uts);
