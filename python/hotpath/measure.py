@@ -13,6 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
+from hotpath.db.location import DbLocation
 from hotpath.errors import RunnerError, StoreError, UsageError
 from hotpath.inputs import UserVariantSpec, check_known
 from hotpath.machine import fingerprint
@@ -171,7 +172,7 @@ def width_reference(learnt: list[float]) -> float | None:
     return float(np.median(learnt)) if learnt else None
 
 
-def width_history(db: Path | None, known: Listing) -> list[float]:
+def width_history(db: DbLocation | None, known: Listing) -> list[float]:
     """What earlier runs of this machine in the history at `db` learnt."""
     if db is None or not db.is_file():
         return []

@@ -33,9 +33,9 @@ import itertools
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
+from hotpath.db.location import DbLocation
 from hotpath.errors import UsageError
 from hotpath.inputs import shown
 from hotpath.kernelsrc.trees import version_key
@@ -420,7 +420,7 @@ class Selection:
 class History:
     """The runs of one machine, each reduced to its timed figures."""
 
-    path: Path
+    path: DbLocation
     machine_key: str  # the chosen run's key
     machine: str  # its short name
     keys: list[str]  # every key the runs have (one per kernel release, unless exact)
@@ -432,7 +432,7 @@ def _same_machine(parts: dict[str, str]) -> tuple[tuple[str, str], ...]:
     return tuple(sorted((k, v) for k, v in parts.items() if k != "kernel"))
 
 
-def read_history(path: Path, machine: str | None, exact: bool = False) -> History:
+def read_history(path: DbLocation, machine: str | None, exact: bool = False) -> History:
     """The runs of one machine from the history at path (read-only).
 
     `machine`: a machine key (`hotpath history --json`), as the run's

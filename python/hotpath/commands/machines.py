@@ -15,10 +15,10 @@ import dataclasses
 import json
 import sys
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import Any
 
 from hotpath.commands.common import add_db_option, db_path
+from hotpath.db.location import DbLocation
 from hotpath.errors import UsageError
 from hotpath.inputs import shown
 from hotpath.machine import KEY_PARTS, PART_WORDS, Fingerprint, is_key
@@ -89,7 +89,9 @@ def machines(store: Store) -> list[Machine]:
     return list(found.values())
 
 
-def resolve_key(value: str, keys: dict[str, str], path: Path, option: str = "--machine") -> str:
+def resolve_key(
+    value: str, keys: dict[str, str], path: DbLocation, option: str = "--machine"
+) -> str:
     """The key `value` names: a key of `keys` (key: short name) or a unique
     start of one; UsageError naming the value and the keys allowed."""
     text = value.strip()

@@ -84,9 +84,13 @@ class Lab:
 
     name: str
     title: str
-    default_sizes: tuple[int, ...]
-    default_aligns: tuple[int, ...]
-    suite: Suite
+    # What `hotpath <lab>` times when no --sizes or --align are given (the
+    # engine labs'; a lab of its own timing has its own options).
+    default_sizes: tuple[int, ...] = ()
+    default_aligns: tuple[int, ...] = ()
+    # What `hotpath run` asks the runner for; None: the lab has no runner
+    # primitives (crossing: own_suite; tune: never in `hotpath run`).
+    suite: Suite | None = None
     default_modes: tuple[str, ...] = MODES
     default_rounds: int = 400
     # Column words for an alignment; others print as "+N".
@@ -175,6 +179,8 @@ class Lab:
     def plan(self, primitive: str, own: tuple[int, ...]) -> PrimitivePlan:
         """What `hotpath run` measures for one primitive of the lab: the
         suite's, or a primitive beside the defaults at its own sizes."""
+        if self.suite is None:
+            raise ValueError(f"lab {self.name} has no suite of runner primitives")
         plan = self.suite.plan(primitive)
         if primitive in self.suite.parts or self.is_default(primitive) or not own:
             return plan

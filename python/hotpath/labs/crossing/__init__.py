@@ -31,7 +31,7 @@ from pathlib import Path
 
 from hotpath.errors import UsageError
 from hotpath.inputs import ascii_int, shown
-from hotpath.labs.lab import Lab, Suite
+from hotpath.labs.lab import Lab
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 
 USER_PATHS = ("write", "pwrite", "writev", "io_uring")
@@ -234,11 +234,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 LAB = Lab(
     name="crossing",
     title="user write() vs kernel_write() from a module vs batched user I/O (seed 001)",
-    default_sizes=(DEFAULT_CHUNK,),
-    default_aligns=(0,),
     # No runner primitives: `hotpath run` runs the lab's own quick suite
     # (own_suite) instead.
-    suite=Suite(sizes=(DEFAULT_CHUNK,), aligns=(0,), rounds=16, quick_rounds=8),
     show_align=False,
     add_arguments=add_arguments,
     own_command="hotpath.labs.crossing.command:run",

@@ -13,14 +13,11 @@ it (evaluating changes the kernel's settings), and its commands are its own
 (hotpath.commands.tune), not the engine labs' `hotpath <lab>`.
 """
 
-from hotpath.labs.lab import Lab, Suite
+from hotpath.labs.lab import Lab
 
 LAB = Lab(
     name="tune",
     title="kernel settings A/B-evaluated on workloads (seed 003)",
-    default_sizes=(),
-    default_aligns=(),
-    suite=Suite(sizes=(), aligns=(), rounds=0, quick_rounds=0),
     sizes_are_bytes=False,
     show_align=False,
     summarize="hotpath.tune.stored:lab_summary",
