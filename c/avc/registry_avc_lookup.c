@@ -23,6 +23,8 @@
 #include <hotpath/bench.h>
 #include <hotpath/rng.h>
 
+#include "../bench/engine.h"	/* the JSON writer */
+
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -400,25 +402,6 @@ static const char *avc_configure(const char *key, const char *value)
 	return NULL;
 }
 
-/* @text as a JSON string's contents: the kernel's texts hold newlines. */
-static void json_text(char *dst, size_t n, const char *text)
-{
-	size_t k = 0;
-
-	for (; *text && k + 3 < n; text++) {
-		if (*text == '\n') {
-			dst[k++] = '\\';
-			dst[k++] = 'n';
-		} else if (*text == '"' || *text == '\\') {
-			dst[k++] = '\\';
-			dst[k++] = *text;
-		} else {
-			dst[k++] = *text;
-		}
-	}
-	dst[k] = 0;
-}
-
 /* What hash_stats said over one run of the workload through a cache. */
 struct model_means {
 	double entries, used, longest, hit_rate;
@@ -522,51 +505,71 @@ static int run_models(hp_avc_hash_fn fn, size_t size, struct hp_avc_cache *c,
  * the means: the formula's random-hash limit for as many entries, and
  * ideal_hash() through the same model.
  */
-static int avc_analyze(const struct hp_variant *v, size_t size, char *buf,
-		       size_t n)
+static int avc_analyze(const struct hp_variant *v, size_t size, struct hp_json *j)
 {
 	struct lookup_state *timed = state_for((hp_avc_hash_fn)v->fn, size);
 	struct model_means m, ideal;
 	struct hp_avc_cache c;
 	struct hp_avc_memory mem;
-	char text[512], hs[1024], cs[1024];
+	char hs[512], cs[512];
 	uint32_t hist[16];
-	int len;
 
+	/* everything first: a failure writes nothing */
 	if (run_models(ideal_hash, size, &c, &ideal))
 		return -1;
 	hp_avc_destroy(&c);
 	if (run_models((hp_avc_hash_fn)v->fn, size, &c, &m))
 		return -1;
-	hp_avc_hash_stats(&c, text, sizeof(text));
-	json_text(hs, sizeof(hs), text);
-	hp_avc_cache_stats(&c, text, sizeof(text));
-	json_text(cs, sizeof(cs), text);
+	hp_avc_hash_stats(&c, hs, sizeof(hs));
+	hp_avc_cache_stats(&c, cs, sizeof(cs));
 	hp_avc_chain_histogram(&c, hist, 16);
 	hp_avc_destroy(&c);
 	hp_avc_memory(cfg_slots, (uint32_t)size, &mem);
-	len = snprintf(buf, n,
-		"{\"slots\": %u, \"nodes\": %zu, \"checks\": %lu, \"samples\": %lu, "
-		"\"runs\": %lu, "
-		"\"workload\": \"%s\", \"mean_entries\": %.2f, "
-		"\"mean_utilisation\": %.5f, \"mean_longest_chain\": %.3f, "
-		"\"limit_utilisation\": %.5f, \"limit_longest_chain\": %.3f, "
-		"\"random_utilisation\": %.5f, \"random_longest_chain\": %.3f, "
-		"\"memory_bytes\": %zu, \"hit_rate\": %.5f, \"timed_walk\": %.4f, "
-		"\"hash_stats\": \"%s\", \"cache_stats\": \"%s\", "
-		"\"chain_histogram\": [",
-		cfg_slots, size, m.checks, m.taken, ntrace ? 1ul : cfg_runs,
-		ntrace ? "trace" : "synthetic",
-		m.entries, m.used, m.longest,
-		hp_avc_expected_used(m.entries, cfg_slots) / cfg_slots,
-		hp_avc_expected_longest((uint32_t)(m.entries + 0.5), cfg_slots),
-		ideal.used, ideal.longest, mem.total, m.hit_rate,
-		timed ? mean_walk(timed) : 0.0, hs, cs);
-	for (int b = 0; b < 16 && len > 0 && (size_t)len < n; b++)
-		len += snprintf(buf + len, n - len, "%s%u", b ? ", " : "", hist[b]);
-	if (len > 0 && (size_t)len < n)
-		len += snprintf(buf + len, n - len, "]}");
-	return len > 0 && (size_t)len < n ? 0 : -1;
+
+	hp_json_obj_begin(j);
+	hp_json_key(j, "slots");
+	hp_json_uint(j, cfg_slots);
+	hp_json_key(j, "nodes");
+	hp_json_uint(j, size);
+	hp_json_key(j, "checks");
+	hp_json_uint(j, m.checks);
+	hp_json_key(j, "samples");
+	hp_json_uint(j, m.taken);
+	hp_json_key(j, "runs");
+	hp_json_uint(j, ntrace ? 1ul : cfg_runs);
+	hp_json_key(j, "workload");
+	hp_json_str(j, ntrace ? "trace" : "synthetic");
+	hp_json_key(j, "mean_entries");
+	hp_json_fixed(j, m.entries, 2);
+	hp_json_key(j, "mean_utilisation");
+	hp_json_fixed(j, m.used, 5);
+	hp_json_key(j, "mean_longest_chain");
+	hp_json_fixed(j, m.longest, 3);
+	hp_json_key(j, "limit_utilisation");
+	hp_json_fixed(j, hp_avc_expected_used(m.entries, cfg_slots) / cfg_slots, 5);
+	hp_json_key(j, "limit_longest_chain");
+	hp_json_fixed(j, hp_avc_expected_longest((uint32_t)(m.entries + 0.5), cfg_slots), 3);
+	hp_json_key(j, "random_utilisation");
+	hp_json_fixed(j, ideal.used, 5);
+	hp_json_key(j, "random_longest_chain");
+	hp_json_fixed(j, ideal.longest, 3);
+	hp_json_key(j, "memory_bytes");
+	hp_json_uint(j, mem.total);
+	hp_json_key(j, "hit_rate");
+	hp_json_fixed(j, m.hit_rate, 5);
+	hp_json_key(j, "timed_walk");
+	hp_json_fixed(j, timed ? mean_walk(timed) : 0.0, 4);
+	hp_json_key(j, "hash_stats");
+	hp_json_str(j, hs);
+	hp_json_key(j, "cache_stats");
+	hp_json_str(j, cs);
+	hp_json_key(j, "chain_histogram");
+	hp_json_arr_begin(j);
+	for (int b = 0; b < 16; b++)
+		hp_json_uint(j, hist[b]);
+	hp_json_arr_end(j);
+	hp_json_obj_end(j);
+	return 0;
 }
 
 static const char *avc_promise_name(uint32_t promise)

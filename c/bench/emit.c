@@ -293,8 +293,6 @@ static void emit_figure(struct hp_json *j, const struct hp_job *jb)
 /* `analyze`: the primitive's model of each correct variant at each size. */
 static void emit_analyses(struct hp_json *j, const struct hp_run *run)
 {
-	static char buf[1 << 16];
-
 	hp_json_key(j, "analyses");
 	hp_json_arr_begin(j);
 	for (size_t i = 0; i < run->nvr; i++) {
@@ -307,11 +305,8 @@ static void emit_analyses(struct hp_json *j, const struct hp_run *run)
 			hp_json_key(j, "size");
 			hp_json_uint(j, run->sizes[s]);
 			hp_json_key(j, "result");
-			if (run->p->analyze(run->vr[i].v, run->sizes[s], buf,
-					    sizeof(buf)))
-				hp_json_null(j);
-			else
-				hp_json_raw(j, buf);
+			if (run->p->analyze(run->vr[i].v, run->sizes[s], j))
+				hp_json_null(j);	/* nothing written */
 			hp_json_obj_end(j);
 		}
 	}

@@ -174,11 +174,11 @@ void hp_json_arr_end(struct hp_json *j);
 void hp_json_key(struct hp_json *j, const char *k);
 void hp_json_str(struct hp_json *j, const char *s);	/* NULL -> null */
 void hp_json_num(struct hp_json *j, double v);
+/* @v with @decimals digits after the point ("%.*f"); not finite: null. */
+void hp_json_fixed(struct hp_json *j, double v, int decimals);
 void hp_json_uint(struct hp_json *j, uint64_t v);
 void hp_json_int(struct hp_json *j, long long v);
 void hp_json_bool(struct hp_json *j, int v);
 void hp_json_null(struct hp_json *j);
-/* @text, a JSON value someone else wrote, as the next value. */
-void hp_json_raw(struct hp_json *j, const char *text);
 
 #endif /* HOTPATH_ENGINE_H */

@@ -1,7 +1,10 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
  * A minimal streaming JSON writer: the runner prints large arrays of
- * samples, so it writes as it goes instead of building a tree.
+ * samples, so it writes as it goes instead of building a tree. The one
+ * JSON writer of the C side: the runner's output, the AVC model's
+ * analyses (c/avc/registry_avc_lookup.c) and the crossing program's
+ * (c/crossing/tool/main.c) all go through it, and so its escaping.
  */
 #include "engine.h"
 
@@ -91,6 +94,15 @@ void hp_json_num(struct hp_json *j, double v)
 		fputs("null", j->f);
 }
 
+void hp_json_fixed(struct hp_json *j, double v, int decimals)
+{
+	sep(j);
+	if (isfinite(v))
+		fprintf(j->f, "%.*f", decimals, v);
+	else
+		fputs("null", j->f);
+}
+
 void hp_json_uint(struct hp_json *j, uint64_t v)
 {
 	sep(j);
@@ -107,12 +119,6 @@ void hp_json_bool(struct hp_json *j, int v)
 {
 	sep(j);
 	fputs(v ? "true" : "false", j->f);
-}
-
-void hp_json_raw(struct hp_json *j, const char *text)
-{
-	sep(j);
-	fputs(text, j->f);
 }
 
 void hp_json_null(struct hp_json *j)

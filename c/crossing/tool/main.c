@@ -73,42 +73,25 @@ static uint64_t number(const char *opt, const char *text, uint64_t lo, uint64_t 
 	return v;
 }
 
-static void json_string(const char *s)
+static void json_array(struct hp_json *j, const uint64_t *v, unsigned n)
 {
-	putchar('"');
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			printf("\\%c", c);
-		else if (c < 0x20)
-			printf("\\u%04x", c);
-		else
-			putchar(c);
-	}
-	putchar('"');
-}
-
-static void json_array(const uint64_t *v, unsigned n)
-{
-	putchar('[');
+	hp_json_arr_begin(j);
 	for (unsigned i = 0; i < n; i++)
-		printf("%s%" PRIu64, i ? "," : "", v[i]);
-	putchar(']');
+		hp_json_uint(j, v[i]);
+	hp_json_arr_end(j);
 }
 
 /* One line per file of the vulnerabilities folder, as "name": "text". */
-static void json_vulnerabilities(void)
+static void json_vulnerabilities(struct hp_json *j)
 {
 	DIR *d = opendir(VULN_DIR);
 	struct dirent *e;
-	int first = 1;
 
 	if (!d) {
-		printf("null");
+		hp_json_null(j);
 		return;
 	}
-	putchar('{');
+	hp_json_obj_begin(j);
 	while ((e = readdir(d))) {
 		char file[512], line[512] = "";
 		FILE *f;
@@ -122,14 +105,11 @@ static void json_vulnerabilities(void)
 		if (fgets(line, sizeof(line), f))
 			line[strcspn(line, "\n")] = 0;
 		fclose(f);
-		printf("%s", first ? "" : ",");
-		json_string(e->d_name);
-		putchar(':');
-		json_string(line);
-		first = 0;
+		hp_json_key(j, e->d_name);
+		hp_json_str(j, line);
 	}
 	closedir(d);
-	putchar('}');
+	hp_json_obj_end(j);
 }
 
 static void choose_paths(char *list, struct run_path *rp, size_t *n)
@@ -276,42 +256,69 @@ int main(int argc, char **argv)
 	double tpc_after = hp_xticks_per_cycle(101);
 	double tsc_hz = hp_tsc_hz();	/* the engine's calibration (clock.c) */
 	struct utsname uts;
+	struct hp_json j;
 
 	uname(&uts);
-	printf("{\"schema\":\"hotpath.crossing/1\",\"kernel\":");
-	json_string(uts.release);
-	printf(",\"dir\":");
-	json_string(dir);
-	printf(",\"fs_type\":");
-	json_string(hp_xfs_type(dir, fs, sizeof(fs)));
-	printf(",\"chunk\":%" PRIu64 ",\"count\":%" PRIu64 ",\"iterations\":%" PRIu64
-	       ",\"writev_batch\":%zu,\"uring_depth\":%d,\"tsc_hz\":%.0f,\"paths\":[",
-	       chunk, count, iterations, hp_xwritev_batch(), HP_XURING_DEPTH, tsc_hz);
+	/* the engine's JSON writer (c/bench/json.c) */
+	hp_json_init(&j, stdout);
+	hp_json_obj_begin(&j);
+	hp_json_key(&j, "schema");
+	hp_json_str(&j, "hotpath.crossing/1");
+	hp_json_key(&j, "kernel");
+	hp_json_str(&j, uts.release);
+	hp_json_key(&j, "dir");
+	hp_json_str(&j, dir);
+	hp_json_key(&j, "fs_type");
+	hp_json_str(&j, hp_xfs_type(dir, fs, sizeof(fs)));
+	hp_json_key(&j, "chunk");
+	hp_json_uint(&j, chunk);
+	hp_json_key(&j, "count");
+	hp_json_uint(&j, count);
+	hp_json_key(&j, "iterations");
+	hp_json_uint(&j, iterations);
+	hp_json_key(&j, "writev_batch");
+	hp_json_uint(&j, hp_xwritev_batch());
+	hp_json_key(&j, "uring_depth");
+	hp_json_int(&j, HP_XURING_DEPTH);
+	hp_json_key(&j, "tsc_hz");
+	hp_json_fixed(&j, tsc_hz, 0);
+	hp_json_key(&j, "paths");
+	hp_json_arr_begin(&j);
 	for (size_t k = 0; k < n; k++) {
-		printf("%s{\"name\":", k ? "," : "");
-		json_string(rp[k].path->name);
-		printf(",\"desc\":");
-		json_string(rp[k].path->desc);
-		printf(",\"status\":");
-		json_string(rp[k].status);
-		printf(",\"reason\":");
-		if (strcmp(rp[k].status, "ok"))
-			json_string(rp[k].reason);
-		else
-			printf("null");
-		printf(",\"ns\":");
-		json_array(rp[k].ns, rp[k].done);
-		printf(",\"ticks\":");
-		json_array(rp[k].ticks, rp[k].done);
-		putchar('}');
+		hp_json_obj_begin(&j);
+		hp_json_key(&j, "name");
+		hp_json_str(&j, rp[k].path->name);
+		hp_json_key(&j, "desc");
+		hp_json_str(&j, rp[k].path->desc);
+		hp_json_key(&j, "status");
+		hp_json_str(&j, rp[k].status);
+		hp_json_key(&j, "reason");
+		hp_json_str(&j, strcmp(rp[k].status, "ok") ? rp[k].reason : NULL);
+		hp_json_key(&j, "ns");
+		json_array(&j, rp[k].ns, rp[k].done);
+		hp_json_key(&j, "ticks");
+		json_array(&j, rp[k].ticks, rp[k].done);
+		hp_json_obj_end(&j);
 	}
-	printf("],\"syscall\":{\"name\":\"getppid\",\"calls_per_block\":%" PRIu64
-	       ",\"ticks_per_cycle\":[%.6f,%.6f],\"ns\":", calls, tpc_before, tpc_after);
-	json_array(sys_ns, (unsigned)blocks);
-	printf(",\"ticks\":");
-	json_array(sys_ticks, (unsigned)blocks);
-	printf("},\"vulnerabilities\":");
-	json_vulnerabilities();
-	printf("}\n");
+	hp_json_arr_end(&j);
+	hp_json_key(&j, "syscall");
+	hp_json_obj_begin(&j);
+	hp_json_key(&j, "name");
+	hp_json_str(&j, "getppid");
+	hp_json_key(&j, "calls_per_block");
+	hp_json_uint(&j, calls);
+	hp_json_key(&j, "ticks_per_cycle");
+	hp_json_arr_begin(&j);
+	hp_json_fixed(&j, tpc_before, 6);
+	hp_json_fixed(&j, tpc_after, 6);
+	hp_json_arr_end(&j);
+	hp_json_key(&j, "ns");
+	json_array(&j, sys_ns, (unsigned)blocks);
+	hp_json_key(&j, "ticks");
+	json_array(&j, sys_ticks, (unsigned)blocks);
+	hp_json_obj_end(&j);
+	hp_json_key(&j, "vulnerabilities");
+	json_vulnerabilities(&j);
+	hp_json_obj_end(&j);
 	return fflush(stdout) ? 1 : 0;
 }

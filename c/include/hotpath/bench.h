@@ -88,6 +88,8 @@ typedef uint64_t (*hp_burst_fn)(const void *fn, const uint8_t *buf,
  */
 #define HP_BURST_SITES 48
 
+struct hp_json;	/* the engine's JSON writer (c/bench/engine.h) */
+
 struct hp_primitive {
 	const char *name;	/* "csum_partial", "crc32c", ... */
 	const char *lab;	/* "csum", "crc32c", "calibrate" */
@@ -117,9 +119,9 @@ struct hp_primitive {
 	const char *(*configure)(const char *key, const char *value);
 	/* Optional: what the primitive's model says of @v at @size, not timed
 	 * (`hotpath-bench analyze`; the AVC cache's hash_stats): one JSON
-	 * object into @buf; 0, or -1 when it could not. */
-	int (*analyze)(const struct hp_variant *v, size_t size, char *buf,
-		       size_t n);
+	 * object written to @j with the engine's writer (c/bench/json.c),
+	 * and 0; or -1, having written nothing, when it could not. */
+	int (*analyze)(const struct hp_variant *v, size_t size, struct hp_json *j);
 	/* Optional: sizes timed when the user names none. */
 	const size_t *default_sizes;
 	size_t ndefault_sizes;
