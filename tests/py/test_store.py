@@ -428,3 +428,26 @@ def test_sqlite_url_and_environment(tmp_path: Path, cli, monkeypatch):
     monkeypatch.setenv("HOTPATH_DB", "ftp://x/y")
     res = cli("history")
     assert res.status == 2 and "HOTPATH_DB 'ftp://x/y'" in res.err
+
+
+def test_old_machine_keys_rekeyed_on_upgrade(tmp_path: Path):
+    """Schema 5 re-keys runs stored under the old rule (brand string and
+    hypervisor name hashed) by the rule that does not drift."""
+    path = tmp_path / "h.sqlite"
+    store = Store.open(path)
+    run = make_run()
+    run_id = store.save(run)
+    store.close()
+    legacy = run.machine.legacy_key()
+    assert legacy != run.machine.key()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE runs SET machine_key = ?", (legacy,))
+    conn.execute("UPDATE schema_version SET version = 4")
+    conn.execute("UPDATE alembic_version SET version_num = '0004'")
+    conn.commit()
+    conn.close()
+    Store.open(path).close()  # a writer upgrades it
+    conn = sqlite3.connect(path)
+    (key,) = conn.execute("SELECT machine_key FROM runs WHERE id = ?", (run_id,)).fetchone()
+    conn.close()
+    assert key == run.machine.key()

@@ -11,7 +11,7 @@ float64 arrays, BLOB or BYTEA.
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION = 4
+SCHEMA_VERSION = 5
 
 
 def revision(version: int) -> str:
