@@ -56,6 +56,80 @@ void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz)
 
 static const char *const flag_names[] = { "no_latency", "peer", "user", "kernel" };
 
+/* @row's steps by key: {"csum.even": [["scalar", 0], ...], ...}. */
+void hp_emit_row_steps(struct hp_json *j, const struct hp_dispatch_row *row)
+{
+	const struct hp_steps *steps[] = { &row->csum[0], &row->csum[1], &row->crc32c };
+	const int prim[] = { HP_DISPATCH_CSUM, HP_DISPATCH_CSUM, HP_DISPATCH_CRC32C };
+	const char *keys[] = {
+		hp_dispatch_primitives[HP_DISPATCH_CSUM].keys[0],
+		hp_dispatch_primitives[HP_DISPATCH_CSUM].keys[1],
+		hp_dispatch_primitives[HP_DISPATCH_CRC32C].keys[0],
+	};
+
+	hp_json_obj_begin(j);
+	for (int k = 0; k < 3; k++) {
+		hp_json_key(j, keys[k]);
+		hp_json_arr_begin(j);
+		for (int i = 0; i < steps[k]->n; i++) {
+			hp_json_arr_begin(j);
+			hp_json_str(j, hp_dispatch_method_name(prim[k], steps[k]->method[i]));
+			hp_json_uint(j, steps[k]->from[i]);
+			hp_json_arr_end(j);
+		}
+		hp_json_arr_end(j);
+	}
+	hp_json_obj_end(j);
+}
+
+/*
+ * What a dispatch row may say (hotpath/dispatch.h), for whoever reads or
+ * writes one (Python's `hotpath dispatch`): the limits, and per dispatched
+ * primitive its keys, hotpath's own variant and each method with the
+ * variant that runs it alone.
+ */
+void hp_emit_dispatch_facts(struct hp_json *j)
+{
+	hp_json_key(j, "dispatch_facts");
+	hp_json_obj_begin(j);
+	hp_json_key(j, "steps_max");
+	hp_json_uint(j, HP_STEPS_MAX);
+	hp_json_key(j, "csum_short");
+	hp_json_uint(j, HP_CSUM_SHORT);
+	hp_json_key(j, "row_file_max");
+	hp_json_uint(j, HP_ROW_FILE_MAX);
+	hp_json_key(j, "primitives");
+	hp_json_arr_begin(j);
+	for (int k = 0; k < HP_DISPATCH_NPRIMITIVES; k++) {
+		const struct hp_dispatch_primitive *d = &hp_dispatch_primitives[k];
+
+		hp_json_obj_begin(j);
+		hp_json_key(j, "primitive");
+		hp_json_str(j, d->primitive);
+		hp_json_key(j, "keys");
+		hp_json_arr_begin(j);
+		for (int i = 0; i < 2 && d->keys[i]; i++)
+			hp_json_str(j, d->keys[i]);
+		hp_json_arr_end(j);
+		hp_json_key(j, "own");
+		hp_json_str(j, d->own);
+		hp_json_key(j, "methods");
+		hp_json_arr_begin(j);
+		for (int m = d->first; m < d->n; m++) {
+			hp_json_obj_begin(j);
+			hp_json_key(j, "name");
+			hp_json_str(j, d->methods[m].name);
+			hp_json_key(j, "variant");
+			hp_json_str(j, d->methods[m].variant);
+			hp_json_obj_end(j);
+		}
+		hp_json_arr_end(j);
+		hp_json_obj_end(j);
+	}
+	hp_json_arr_end(j);
+	hp_json_obj_end(j);
+}
+
 /* The dispatch row hp_csum() and hp_crc32c() use here (hotpath/dispatch.h). */
 void hp_emit_dispatch(struct hp_json *j)
 {
@@ -71,6 +145,8 @@ void hp_emit_dispatch(struct hp_json *j)
 	hp_json_str(j, row->source);
 	hp_json_key(j, "text");
 	hp_json_str(j, text);
+	hp_json_key(j, "steps");
+	hp_emit_row_steps(j, row);
 	/* where `hotpath dispatch --save` and `--system` keep this CPU's row */
 	hp_dispatch_key(text, sizeof(text));
 	hp_json_key(j, "key");

@@ -427,6 +427,7 @@ static void list_all(void)
 	hp_json_str(&j, "list");
 	hp_emit_cpu(&j, -1, 0);
 	hp_emit_dispatch(&j);
+	hp_emit_dispatch_facts(&j);
 	hp_json_key(&j, "primitives");
 	hp_json_arr_begin(&j);
 	for (const struct hp_primitive *const *pp = hp_primitives; *pp; pp++) {
@@ -461,6 +462,46 @@ static void list_all(void)
 	}
 	hp_json_arr_end(&j);
 	hp_json_obj_end(&j);
+}
+
+/*
+ * `hotpath-bench row TEXT`: the dispatch row in TEXT as the library reads
+ * it (hp_dispatch_parse, the one parser of the row format), so that no
+ * other program parses a row again: {"ok": true, "name", "steps", "text"
+ * (the row as the library would write it)} or {"ok": false, "error"}.
+ * Exit 0 either way: a row that is refused is an answer, not a failure.
+ */
+static int row_command(int argc, char **argv)
+{
+	struct hp_dispatch_row row;
+	char err[200], text[HP_ROW_FILE_MAX];
+	struct hp_json j;
+	int bad;
+
+	if (argc != 3)
+		hp_usage_error("row", argc < 3 ? "" : argv[3], "one argument: the row's text");
+	bad = hp_dispatch_parse(argv[2], &row, err, sizeof(err));
+	hp_json_init(&j, stdout);
+	hp_json_obj_begin(&j);
+	hp_json_key(&j, "schema");
+	hp_json_str(&j, "hotpath.bench/1");
+	hp_json_key(&j, "command");
+	hp_json_str(&j, "row");
+	hp_json_key(&j, "ok");
+	hp_json_bool(&j, !bad);
+	hp_json_key(&j, "error");
+	hp_json_str(&j, bad ? err : NULL);
+	if (!bad) {
+		hp_json_key(&j, "name");
+		hp_json_str(&j, row.name);
+		hp_json_key(&j, "steps");
+		hp_emit_row_steps(&j, &row);
+		hp_dispatch_format(&row, text, sizeof(text));
+		hp_json_key(&j, "text");
+		hp_json_str(&j, text);
+	}
+	hp_json_obj_end(&j);
+	return fflush(stdout) ? 1 : 0;
 }
 
 /*
@@ -501,7 +542,7 @@ int main(int argc, char **argv)
 
 	hp_die_with_parent();
 	if (argc < 2)
-		hp_usage_error("command", "", "list, run, verify, analyze or probe");
+		hp_usage_error("command", "", "list, row, run, verify, analyze or probe");
 	if (!hp_cpu_hide_ok())
 		return 2;	/* hp_cpu_hidden() named the value and what is allowed */
 	/* A row file the library could not take: it said why and fell back
@@ -520,10 +561,12 @@ int main(int argc, char **argv)
 		list_all();
 		return 0;
 	}
+	if (!strcmp(argv[1], "row"))
+		return row_command(argc, argv);
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "verify") &&
 	    strcmp(argv[1], "analyze") && strcmp(argv[1], "probe"))
 		hp_usage_error("command", argv[1],
-			    "list, run, verify, analyze or probe");
+			    "list, row, run, verify, analyze or probe");
 	hp_parse_args(&run, argc, argv);
 	run.pinned = hp_pin_cpu(run.cpu);
 	if (run.cpu >= 0 && run.pinned < 0) {

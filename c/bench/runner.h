@@ -76,6 +76,9 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv);
 void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz);
 /* The dispatch row in use, its source and where measured rows are kept. */
 void hp_emit_dispatch(struct hp_json *j);
+struct hp_dispatch_row;
+void hp_emit_row_steps(struct hp_json *j, const struct hp_dispatch_row *row);
+void hp_emit_dispatch_facts(struct hp_json *j);
 void hp_emit_variant(struct hp_json *j, const struct hp_primitive *p,
 		     const struct hp_variant_result *r);
 void hp_emit_run(struct hp_json *j, const struct hp_run *run);
