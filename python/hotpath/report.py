@@ -57,9 +57,12 @@ def write_pages(
         md.extend(["", f"- {STORED_NOTE}"])
     if calibration is not None:
         md.extend(["", "## Calibration", "", "```", *calib_text, "```"])
-    md.extend(["", "## Results", "", "```", markdown.render_run(run).rstrip("\n"), "```"])
-    md.extend(["", "## Plots", ""])
-    md.extend(f"![{p.stem}](plots/{p.name})" for p in plots if p.suffix == ".png")
+    tables = markdown.render_run(run).rstrip("\n")
+    if tables:  # a run of a lab with tables of its own (crossing.md) has none
+        md.extend(["", "## Results", "", "```", tables, "```"])
+    pngs = [p for p in plots if p.suffix == ".png"]
+    if pngs:
+        md.extend(["", "## Plots", "", *(f"![{p.stem}](plots/{p.name})" for p in pngs)])
     graphs = write_graphs(run, folder / "chains")
     if graphs:
         md.extend(["", "## Dependency chains (Graphviz; drawn in report.html)", ""])
