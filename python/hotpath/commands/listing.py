@@ -42,4 +42,9 @@ def run(args: argparse.Namespace) -> int:
             status = f"{v.status}: {v.reason}" if v.reason else v.status
             needs = f" [needs {', '.join(v.needs)}]" if v.needs else ""
             print(f"  {v.name:<{width}}  {status:<12} {v.desc}{needs}")
+    if args.lab is not None and not primitives:
+        # crossing and tune time with programs of their own, not the runner
+        print(
+            f"\nlab {args.lab}: no runner primitives; `hotpath {args.lab} --help` says what it runs"
+        )
     return 0
