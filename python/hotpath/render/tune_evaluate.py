@@ -92,16 +92,9 @@ def to_json(
         "samples": [{"config": c, "workload": w, "values": v} for (c, w), v in samples.items()],
         "comparisons": [
             {
-                "workload": v.workload.name,
+                **v.to_json(),
                 "unit": v.workload.unit,
                 "lower_is_better": v.workload.lower_is_better,
-                "base": v.base,
-                "other": v.other,
-                "setting": v.setting,
-                "ratio": v.ratio,
-                "ci": list(v.ci),
-                "p": v.p,
-                "verdict": v.verdict,
             }
             for v in verdicts
         ],

@@ -28,3 +28,16 @@ class Verdict:
     p: float
     verdict: str
     setting: str | None
+
+    def to_json(self) -> dict[str, object]:
+        """The comparison as hotpath.tune-evaluate/1 and the history's section keep it."""
+        return {
+            "workload": self.workload.name,
+            "base": self.base,
+            "other": self.other,
+            "setting": self.setting,
+            "ratio": self.ratio,
+            "ci": list(self.ci),
+            "p": self.p,
+            "verdict": self.verdict,
+        }

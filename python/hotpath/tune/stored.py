@@ -118,19 +118,7 @@ def build_run(
             }
             for w in workloads
         ],
-        "comparisons": [
-            {
-                "workload": v.workload.name,
-                "base": v.base,
-                "other": v.other,
-                "setting": v.setting,
-                "ratio": v.ratio,
-                "ci": list(v.ci),
-                "p": v.p,
-                "verdict": v.verdict,
-            }
-            for v in verdicts
-        ],
+        "comparisons": [v.to_json() for v in verdicts],
     }
     return run
 
