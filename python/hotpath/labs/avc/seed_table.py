@@ -16,8 +16,15 @@ For each configuration the seed measured (nodes/buckets 512/512, 1024/512,
    a cost per chain node compared (the model counts the nodes each timed
    lookup compares), and the break-even of a dearer hash.
 
-The timing runs are printed, not stored: one primitive at several slot
-counts would give figures the history cannot tell apart.
+Each run is kept in the history (--db; not with --no-store) as one run,
+command "avc --seed-table": the engine's figures of avc_lookup (variant the
+hash, size the node count) and the model's statistics as exact figures
+(primitive "model", as `--stats` keys them), each with the slot count in its
+mode ("latency, 512 slots", "occupied, 512 slots"; hotpath.labs.avc.stored),
+so `hotpath compare` works on two of them. The run's "avc-seed-table"
+section holds the rest of the model's rows (the formula's limits, ...);
+from_run() rebuilds the tables, and render() prints the same text from the
+stored run. The seed's figures are constants here, not stored.
 """
 
 import argparse
@@ -29,8 +36,15 @@ from typing import Any
 import numpy as np
 
 from hotpath import measure
+from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
+from hotpath.labs.avc import stored as avc_stored
 from hotpath.results import RunResult
+from hotpath.stats import DEFAULT_NOISY_FRACTION
+
+COMMAND = "avc --seed-table"
+SCHEMA = "hotpath.avc-seed-table/1"
+SECTION = "avc-seed-table"  # the run's section: the model's rows and settings
 
 HASHES = ("orig", "murmur3", "muladd", "jhash", "hp")
 # Workload seeds the model's means are taken over: one run's longest chain
@@ -59,11 +73,16 @@ CONFIGS = (
     Config(8192, 512),
     Config(8192, 4096),
 )  # fmt: skip
+SLOTS = tuple(sorted({c.slots for c in CONFIGS}))
 
 
-def _model(args: argparse.Namespace) -> dict[tuple[int, int, str], dict[str, Any]]:
-    found: dict[tuple[int, int, str], dict[str, Any]] = {}
-    for slots in sorted({c.slots for c in CONFIGS}):
+Key = tuple[int, int, str]  # nodes, slots, hash
+
+
+def _analyses(args: argparse.Namespace) -> dict[int, dict[str, Any]]:
+    """Per slot count, the runner's `analyze` document for its node counts."""
+    docs: dict[int, dict[str, Any]] = {}
+    for slots in SLOTS:
         nodes = sorted({c.nodes for c in CONFIGS if c.slots == slots})
         sub = argparse.Namespace(
             sizes=",".join(map(str, nodes)),
@@ -72,43 +91,114 @@ def _model(args: argparse.Namespace) -> dict[tuple[int, int, str], dict[str, Any
             trace=None,
             runs=SEED_TABLE_RUNS,
         )
-        for row in avc_stats.analyses(sub, slots)["analyses"]:
-            if row.get("result"):
-                found[(row["size"], slots, row["variant"])] = row["result"]
-    return found
+        docs[slots] = avc_stats.analyses(sub, slots)
+    return docs
 
 
-Key = tuple[int, int, str]  # nodes, slots, hash
+def time_lookups(
+    args: argparse.Namespace, slots: int, nodes: tuple[int, ...], extra: tuple[str, ...] = ()
+) -> RunResult:
+    """The engine's run of avc_lookup in `slots` buckets, latency mode, at
+    `nodes`: --rounds, --repeat replicas, --noisy-threshold."""
+    request = measure.Request(
+        primitive=avc_stats.PRIMITIVE,
+        sizes=nodes,
+        aligns=(0,),
+        modes=("latency",),
+        rounds=args.rounds,
+        extra=["--param", f"slots={slots}", *extra],
+    )
+    groups = measure.run_requests(
+        measure.get_runner(),
+        [request],
+        [],
+        show_progress=sys.stderr.isatty(),
+        repeat=getattr(args, "repeat", 1),
+    )
+    noisy = getattr(args, "noisy_threshold", DEFAULT_NOISY_FRACTION)
+    return measure.new_run(COMMAND, groups, noisy, args.command_line)
 
 
-def _timings(args: argparse.Namespace) -> tuple[dict[Key, tuple[float, float]], dict[Key, str]]:
-    """(nodes, slots, hash) -> (cycles, ns), latency mode; and for each
-    configuration the engine could not time, why (a neighbour on the core)."""
-    runner = measure.get_runner()
-    timed: dict[Key, tuple[float, float]] = {}
-    untimed: dict[Key, str] = {}
-    for slots in sorted({c.slots for c in CONFIGS}):
-        nodes = tuple(sorted({c.nodes for c in CONFIGS if c.slots == slots}))
-        request = measure.Request(
-            primitive=avc_stats.PRIMITIVE,
-            sizes=nodes,
-            aligns=(0,),
-            modes=("latency",),
-            rounds=args.rounds,
-            extra=["--param", f"slots={slots}"],
+def _timings(args: argparse.Namespace) -> dict[int, RunResult]:
+    """Per slot count, the engine's run of its node counts."""
+    return {
+        slots: time_lookups(
+            args, slots, tuple(sorted({c.nodes for c in CONFIGS if c.slots == slots}))
         )
-        groups = measure.run_requests(runner, [request], [], show_progress=sys.stderr.isatty())
-        run = measure.new_run("avc", groups, 0.05, args.command_line)
-        for fig in run.figures:
-            if fig.timed and fig.median is not None:
-                timed[(fig.size, slots, fig.variant)] = (fig.median, _ns(run, fig.median))
-            else:
-                untimed[(fig.size, slots, fig.variant)] = fig.reason or fig.status
-    return timed, untimed
+        for slots in SLOTS
+    }
 
 
-def _ns(run: RunResult, cycles: float) -> float:
-    clock = run.clocks.get(avc_stats.PRIMITIVE, {})
+def settings(args: argparse.Namespace) -> dict[str, Any]:
+    """The model's inputs of a --seed-table run, as its history row keeps them."""
+    return {
+        "configs": [[c.nodes, c.slots] for c in CONFIGS],
+        "checks": args.checks,
+        "runs": SEED_TABLE_RUNS,
+        "samples": avc_stats.DEFAULT_SAMPLES,
+        "workload": "synthetic",
+    }
+
+
+def to_run(
+    docs: dict[int, dict[str, Any]],
+    timings: dict[int, RunResult],
+    model_settings: dict[str, Any],
+    command_line: str,
+    started: str,
+) -> RunResult:
+    """One run of the history: the timing runs merged, the model's statistics
+    as exact figures, both with the slot count in the mode."""
+    first = next(iter(timings.values()))
+    run = RunResult(command=COMMAND, started=started, machine=first.machine,
+                    labs=[avc_stored.LAB], command_line=command_line)  # fmt: skip
+    avc_stored.merge_timings(run, timings)
+    run.settings[avc_stored.PRIMITIVE] = dict(model_settings)
+    rows = []
+    for slots, doc in docs.items():
+        figures, kept = avc_stored.model_figures(doc["analyses"], slots)
+        run.figures += figures
+        rows += [{"slots": slots, **row} for row in kept]
+    run.sections[SECTION] = {"schema": SCHEMA, "settings": dict(model_settings), "analyses": rows}
+    return run
+
+
+@dataclass
+class Tables:
+    """What the seed table shows: the model's result, the timed lookups
+    (cycles, ns) and why the others are not timed, per (nodes, slots, hash)."""
+
+    model: dict[Key, dict[str, Any]]
+    timed: dict[Key, tuple[float, float]]
+    untimed: dict[Key, str]
+
+
+def from_run(run: RunResult) -> Tables:
+    """The tables back from a run (fresh or stored) of --seed-table."""
+    section = run.sections.get(SECTION)
+    if not isinstance(section, dict) or section.get("schema") != SCHEMA:
+        raise ValueError(f"run {run.run_id} holds no `avc --seed-table` section")
+    tables = Tables({}, {}, {})
+    rows = section["analyses"]
+    for slots in dict.fromkeys(row["slots"] for row in rows):
+        mine = [row for row in rows if row["slots"] == slots]
+        for a in avc_stored.model_results(run.figures, mine, slots):
+            if a.get("result"):
+                tables.model[(a["size"], slots, a["variant"])] = a["result"]
+    for fig in run.figures:
+        _, slots = avc_stored.slots_of(fig.mode)
+        if fig.primitive != avc_stats.PRIMITIVE or slots is None:
+            continue
+        key = (fig.size, slots, fig.variant)
+        if fig.timed and fig.median is not None:
+            clock = avc_stored.slot_clock(run, fig.primitive, slots)
+            tables.timed[key] = (fig.median, _ns(clock, fig.median))
+        else:
+            tables.untimed[key] = fig.reason or fig.status
+    return tables
+
+
+def _ns(clock: dict[str, Any], cycles: float) -> float:
     tpc = sorted(clock.get("ticks_per_cycle") or [0.0])
     hz = clock.get("tsc_hz") or 0.0
     core_hz = hz / tpc[len(tpc) // 2] if tpc[len(tpc) // 2] else 0.0
@@ -271,26 +361,46 @@ def targets(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, floa
     return out
 
 
+def to_json(tables: Tables, run_id: int | None) -> dict[str, Any]:
+    model, timed = tables.model, tables.timed
+    return {
+        "schema": SCHEMA,
+        "run_id": run_id,
+        "model": [{"nodes": n, "slots": s, "hash": h, **r} for (n, s, h), r in model.items()],
+        "timings": [
+            {"nodes": n, "slots": s, "hash": h, "cycles": t[0], "ns": t[1]}
+            for (n, s, h), t in timed.items()
+        ],
+        "untimed": [
+            {"nodes": n, "slots": s, "hash": h, "reason": why}
+            for (n, s, h), why in tables.untimed.items()
+        ],
+        "directions": _directions(model),
+        "break_even": break_even_lines(break_even(model, timed)),
+        "targets": targets(model, timed),
+    }
+
+
 def run(args: argparse.Namespace) -> int:
-    model = _model(args)
-    timed, untimed = _timings(args)
-    if getattr(args, "json", False):
-        doc = {
-            "schema": "hotpath.avc-seed-table/1",
-            "model": [{"nodes": n, "slots": s, "hash": h, **r} for (n, s, h), r in model.items()],
-            "timings": [
-                {"nodes": n, "slots": s, "hash": h, "cycles": t[0], "ns": t[1]}
-                for (n, s, h), t in timed.items()
-            ],
-            "untimed": [
-                {"nodes": n, "slots": s, "hash": h, "reason": why}
-                for (n, s, h), why in untimed.items()
-            ],
-            "directions": _directions(model),
-            "break_even": break_even_lines(break_even(model, timed)),
-            "targets": targets(model, timed),
-        }
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
-    else:
-        sys.stdout.write(render(model, timed))
+    """--seed-table (alternate() has checked --checks): the tables, kept in the history."""
+    # Late: hotpath.commands.common imports hotpath.labs, which imports this lab.
+    from hotpath.commands.common import check_common, db_path, deliver
+
+    check_rounds(args.rounds)
+    check_repeat(getattr(args, "repeat", 1))
+    check_common(args)  # the history can be written, before anything runs
+    started = measure.now_utc()
+    docs = _analyses(args)
+    result = to_run(docs, _timings(args), settings(args), args.command_line, started)
+    tables = from_run(result)  # printed as a stored run renders
+
+    def show() -> None:
+        if getattr(args, "json", False):
+            sys.stdout.write(json.dumps(to_json(tables, result.run_id), indent=2) + "\n")
+            return
+        sys.stdout.write(render(tables.model, tables.timed))
+        if result.run_id is not None:
+            sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
+
+    deliver(args, result, show)
     return 0
