@@ -8,19 +8,37 @@ in latency mode, core cycles, median over clean samples. The choice: among
 the configurations within TOLERANCE of the fastest lookup, the one that
 costs the fewest bytes (slots and nodes, as the kernel lays them out), the
 cheaper hash on a tie. The table it chose from is printed with it.
+
+Each run is kept in the history (--db; not with --no-store) as one run,
+command "avc --recommend": the engine's figures of avc_lookup and the
+model's statistics as exact figures (primitive "model"), each with the slot
+count in its mode ("latency, 4096 slots", "hit rate, 4096 slots";
+hotpath.labs.avc.stored), so `hotpath compare` works on two of them. The
+run's "avc-recommend" section holds the workload and the model's rows (the
+memory of each configuration, ...); from_run() gives back the options the
+choice is made from, and render() prints the same text from the stored run.
 """
 
 import argparse
 import json
 import sys
 from dataclasses import dataclass
+from typing import Any
 
 from hotpath import measure
 from hotpath.errors import HotpathError, UsageError
+from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
+from hotpath.labs.avc import stored as avc_stored
+from hotpath.labs.avc.seed_table import time_lookups
+from hotpath.results import RunResult
 
 KCONFIG_SLOTS = tuple(1 << bits for bits in range(9, 15))
 TOLERANCE = 0.05
+COMMAND = "avc --recommend"
+SCHEMA = "hotpath.avc-recommend/1"
+SECTION = "avc-recommend"  # the run's section: the workload and the model's rows
+RULE = f"fewest bytes within {TOLERANCE:.0%} of the fastest lookup"
 
 
 @dataclass(frozen=True)
@@ -39,71 +57,122 @@ def choose(options: list[Option]) -> Option:
     return min(near, key=lambda o: (o.memory, o.cycles))
 
 
-def _measure(args: argparse.Namespace, nodes: int) -> tuple[list[Option], list[str]]:
-    """The options timed, and why the others were not (a neighbour on the core)."""
-    runner = measure.get_runner()
-    options, untimed = [], []
+def _measure(
+    args: argparse.Namespace, nodes: int
+) -> tuple[dict[int, dict[str, Any]], dict[int, RunResult]]:
+    """Per slot count, the model's `analyze` document and the engine's run."""
+    docs: dict[int, dict[str, Any]] = {}
+    timings: dict[int, RunResult] = {}
+    trace = ("--param", f"trace={args.trace.resolve()}") if args.trace is not None else ()
     for slots in KCONFIG_SLOTS:
         sub = argparse.Namespace(
             sizes=str(nodes), variants=None, checks=args.checks, trace=args.trace, runs=1
         )
-        model = {a["variant"]: a["result"] for a in avc_stats.analyses(sub, slots)["analyses"]}
-        extra = ["--param", f"slots={slots}"]
-        if args.trace is not None:
-            extra += ["--param", f"trace={args.trace.resolve()}"]
-        request = measure.Request(
-            primitive=avc_stats.PRIMITIVE,
-            sizes=(nodes,),
-            aligns=(0,),
-            modes=("latency",),
-            rounds=args.rounds,
-            extra=extra,
-        )
-        groups = measure.run_requests(runner, [request], [], show_progress=sys.stderr.isatty())
-        run = measure.new_run("avc", groups, 0.05, args.command_line)
-        for fig in run.figures:
-            result = model.get(fig.variant)
-            if fig.timed and fig.median is not None and result:
-                memory, hit_rate = result["memory_bytes"], result["hit_rate"]
-                options.append(Option(slots, fig.variant, fig.median, memory, hit_rate))
-            elif not fig.timed:
-                untimed.append(f"{slots} slots {fig.variant}: {fig.reason or fig.status}")
-    return options, untimed
+        docs[slots] = avc_stats.analyses(sub, slots)
+        timings[slots] = time_lookups(args, slots, (nodes,), trace)
+    return docs, timings
 
 
-def run(args: argparse.Namespace) -> int:
-    sizes = avc_stats.node_counts(measure.listing(measure.get_runner()), args.sizes, (512,))
-    if len(sizes) != 1:
-        raise UsageError(f"--sizes '{args.sizes}': allowed with --recommend: one node count, "
-                         "a power of two")  # fmt: skip
-    options, untimed = _measure(args, sizes[0])
-    if not options:
-        # Not the input's fault: exit 1, with the engine's reason.
-        raise HotpathError("--recommend: no configuration could be timed"
-                           + (f" ({untimed[0]})" if untimed else ""))  # fmt: skip
+def settings(args: argparse.Namespace, nodes: int) -> dict[str, Any]:
+    """The inputs of a --recommend run, as its history row keeps them."""
+    return {
+        "nodes": nodes,
+        "slots": list(KCONFIG_SLOTS),
+        "checks": args.checks,
+        "runs": 1,
+        "samples": avc_stats.DEFAULT_SAMPLES,
+        "workload": "synthetic" if args.trace is None else "trace",
+        "trace": str(args.trace.resolve()) if args.trace is not None else None,
+        "rule": RULE,
+        "tolerance": TOLERANCE,
+    }
+
+
+def to_run(
+    docs: dict[int, dict[str, Any]],
+    timings: dict[int, RunResult],
+    model_settings: dict[str, Any],
+    command_line: str,
+    started: str,
+) -> RunResult:
+    """One run of the history: the timing runs merged, the model's statistics
+    as exact figures, both with the slot count in the mode."""
+    first = next(iter(timings.values()))
+    run = RunResult(command=COMMAND, started=started, machine=first.machine,
+                    labs=[avc_stored.LAB], command_line=command_line)  # fmt: skip
+    avc_stored.merge_timings(run, timings)
+    run.settings[avc_stored.PRIMITIVE] = dict(model_settings)
+    rows = []
+    for slots, doc in docs.items():
+        figures, kept = avc_stored.model_figures(doc["analyses"], slots)
+        run.figures += figures
+        rows += [{"slots": slots, **row} for row in kept]
+    run.sections[SECTION] = {"schema": SCHEMA, "settings": dict(model_settings), "analyses": rows}
+    return run
+
+
+@dataclass
+class Recommendation:
+    """What --recommend shows: the options timed, why the others are not."""
+
+    settings: dict[str, Any]
+    options: list[Option]
+    untimed: list[str]
+
+
+def from_run(run: RunResult) -> Recommendation:
+    """The options back from a run (fresh or stored) of --recommend."""
+    section = run.sections.get(SECTION)
+    if not isinstance(section, dict) or section.get("schema") != SCHEMA:
+        raise ValueError(f"run {run.run_id} holds no `avc --recommend` section")
+    rows = section["analyses"]
+    model: dict[tuple[int, str], dict[str, Any]] = {}
+    for slots in dict.fromkeys(row["slots"] for row in rows):
+        mine = [row for row in rows if row["slots"] == slots]
+        for a in avc_stored.model_results(run.figures, mine, slots):
+            if a.get("result"):
+                model[(slots, a["variant"])] = a["result"]
+    found = Recommendation(dict(section["settings"]), [], [])
+    for fig in run.figures:
+        _, slots = avc_stored.slots_of(fig.mode)
+        if fig.primitive != avc_stats.PRIMITIVE or slots is None:
+            continue
+        result = model.get((slots, fig.variant))
+        if fig.timed and fig.median is not None and result:
+            memory, hit_rate = result["memory_bytes"], result["hit_rate"]
+            found.options.append(Option(slots, fig.variant, fig.median, memory, hit_rate))
+        elif not fig.timed:
+            found.untimed.append(f"{slots} slots {fig.variant}: {fig.reason or fig.status}")
+    return found
+
+
+def to_json(rec: Recommendation, run_id: int | None) -> dict[str, Any]:
+    return {
+        "schema": SCHEMA,
+        "run_id": run_id,
+        "nodes": rec.settings["nodes"],
+        "rule": RULE,
+        "choice": choose(rec.options).__dict__,
+        "options": [o.__dict__ for o in rec.options],
+        "untimed": rec.untimed,
+    }
+
+
+def render(rec: Recommendation) -> str:
+    options, untimed, nodes = rec.options, rec.untimed, rec.settings["nodes"]
     best = choose(options)
-    if getattr(args, "json", False):
-        doc = {
-            "schema": "hotpath.avc-recommend/1",
-            "nodes": sizes[0],
-            "rule": f"fewest bytes within {TOLERANCE:.0%} of the fastest lookup",
-            "choice": best.__dict__,
-            "options": [o.__dict__ for o in options],
-            "untimed": untimed,
-        }
-        sys.stdout.write(json.dumps(doc, indent=2) + "\n")
-        return 0
     hashes = sorted({o.hash for o in options})
     table = {(o.slots, o.hash): o for o in options}
-    workload = f"trace {args.trace}" if args.trace is not None else "the synthetic workload"
+    trace = rec.settings.get("trace")
+    workload = f"trace {trace}" if trace is not None else "the synthetic workload"
     lines = [
-        f"{sizes[0]} nodes, {workload}: avc_search_node() in latency mode, core cycles "
+        f"{nodes} nodes, {workload}: avc_search_node() in latency mode, core cycles "
         "(median over clean samples), per slot count (CONFIG_SECURITY_SELINUX_AVC_HASH_BITS "
         "9..14) and hash",
         "",
         f"{'slots':>6} {'memory':>9} " + "".join(f"{h:>9}" for h in hashes),
     ]
-    for slots in KCONFIG_SLOTS:
+    for slots in rec.settings.get("slots", KCONFIG_SLOTS):
         row = [table.get((slots, h)) for h in hashes]
         memory = next((o.memory for o in row if o), 0)
         lines.append(
@@ -121,5 +190,40 @@ def run(args: argparse.Namespace) -> int:
     if untimed:
         lines.append(f"chosen among the timed ones; {len(untimed)} not timed (n/a above): "
                      f"{untimed[0]}" + (", ..." if len(untimed) > 1 else ""))  # fmt: skip
-    sys.stdout.write("\n".join(lines) + "\n")
+    return "\n".join(lines) + "\n"
+
+
+def run(args: argparse.Namespace) -> int:
+    """--recommend (alternate() has checked --checks): the choice and its
+    table, kept in the history."""
+    # Late: hotpath.commands.common imports hotpath.labs, which imports this lab.
+    from hotpath.commands.common import check_common, db_path, deliver
+
+    check_rounds(args.rounds)
+    check_repeat(getattr(args, "repeat", 1))
+    check_common(args)  # the history can be written, before anything runs
+    sizes = avc_stats.node_counts(measure.listing(measure.get_runner()), args.sizes, (512,))
+    if len(sizes) != 1:
+        raise UsageError(f"--sizes '{args.sizes}': allowed with --recommend: one node count, "
+                         "a power of two")  # fmt: skip
+    if args.trace is not None and not args.trace.is_file():
+        raise UsageError(f"--trace '{args.trace}': not a file")
+    started = measure.now_utc()
+    docs, timings = _measure(args, sizes[0])
+    result = to_run(docs, timings, settings(args, sizes[0]), args.command_line, started)
+    rec = from_run(result)  # printed as a stored run renders
+    if not rec.options:
+        # Not the input's fault: exit 1, with the engine's reason; nothing to keep.
+        raise HotpathError("--recommend: no configuration could be timed"
+                           + (f" ({rec.untimed[0]})" if rec.untimed else ""))  # fmt: skip
+
+    def show() -> None:
+        if getattr(args, "json", False):
+            sys.stdout.write(json.dumps(to_json(rec, result.run_id), indent=2) + "\n")
+            return
+        sys.stdout.write(render(rec))
+        if result.run_id is not None:
+            sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
+
+    deliver(args, result, show)
     return 0
