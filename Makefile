@@ -50,7 +50,7 @@ $(BUILD)/obj/c/dispatch/measured.o: CFLAGS_COMMON += -DHP_CODE_ID='"$(HP_CODE_ID
 $(BUILD)/obj/c/dispatch/measured.o: $(HPSUM_SRCS)
 PREFIX ?= /usr/local
 
-.PHONY: all build test test-c test-py lint setup help clean install
+.PHONY: all build test test-c test-py lint setup help clean install record-listing
 all build: $(BUILD)/hotpath-bench $(BUILD)/libhotpath.so $(BUILD)/user-cflags $(TEST_BINS) \
 	$(BUILD)/$(HPSUM_LIB)
 
@@ -132,6 +132,15 @@ test: test-c test-py lint
 
 setup:
 	./scripts/setup.sh
+
+# The Python tests' stand-in runner (tests/py/fake_runner.py) states the
+# dispatch facts (methods, their variants, the row's limits) as the real
+# runner's listing does: recorded from it here, never written by hand.
+DISPATCH_FACTS := tests/py/fixtures/dispatch-facts.json
+record-listing: $(BUILD)/hotpath-bench
+	$(BUILD)/hotpath-bench list | python3 -c 'import json, sys; \
+		json.dump(json.load(sys.stdin)["dispatch_facts"], sys.stdout, indent=1); print()' \
+		> $(DISPATCH_FACTS)
 
 clean:
 	rm -rf $(BUILD)

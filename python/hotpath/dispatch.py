@@ -8,7 +8,10 @@ streams, ...) beside hotpath's own (hp-csum, hotpath), which runs the row in
 use. Per length (and, for the checksum, per address parity) the method
 with the lowest geometric mean over the modes of its time over the best
 wins; one that stays within STICKY of the winner keeps its place, so the
-row does not flap on noise. The winners, run-length compressed, are the
+row does not flap on noise. The methods, the variant that runs each, the
+step limits and the row format are the runner's (`hotpath-bench list`'s
+dispatch_facts, `hotpath-bench row TEXT`: protocol.DispatchFacts,
+ParsedRow), never copied here. The winners, run-length compressed, are the
 row; beside each length the row in use's figure and the gain the new row
 would bring. `--write FILE` saves the row for HOTPATH_DISPATCH.
 
@@ -30,39 +33,20 @@ import stat
 from dataclasses import dataclass, replace
 from pathlib import Path
 
+from hotpath.protocol import DispatchedPrimitive, DispatchFacts, Steps
 from hotpath.results import FigureResult, RunResult
 
-STEPS_MAX = 8  # HP_STEPS_MAX
-ROW_FILE_MAX = 4096  # HP_ROW_FILE_MAX: a row file holds fewer bytes
-CSUM_SHORT = 256  # HP_CSUM_SHORT: no vector method below it
 STICKY = 0.02  # the method of the length before keeps winning within 2%
 SPLIT = 0.03  # a mode whose own best method beats the chosen one by more is named
 RUN_WORSE = 0.03  # the measured row ran this much slower in every pair of runs: flagged
 
-# method name in the row -> the variant that runs that method alone
-CSUM_METHODS = {
-    "scalar": "hp-csum-scalar",
-    "avx2": "hp-csum-avx2",
-    "avx2-hybrid": "hp-csum-avx2-hybrid",
-    "avx512": "hp-csum-avx512",
-}
-CRC32C_METHODS = {
-    "slice8": "slice-by-8",
-    "sse42": "sse42-1stream",
-    "sse42-seedlast": "sse42-seedlast",
-    "sse42-3way": "sse42-3way",
-    "sse42-4way": "sse42-4way",
-    "sse42-4way-seedlast": "sse42-4way-seedlast",
-    "fold4": "pclmul-fold4",
-    "fold8": "pclmul-fold8",
-    "avx512": "vpclmul-avx512",
-    "avx512-fused": "fused-crc32-vpclmul",
-}
-CSUM_IN_USE, CRC32C_IN_USE = "hp-csum", "hotpath"
+# the lengths `hotpath dispatch` measures, per primitive (and the address
+# parities): its plan, not a fact of the row
 CSUM_SIZES = (64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 2048, 3072, 4096, 8192,
               16384, 65536)  # fmt: skip
 CRC32C_SIZES = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 2048, 4096, 16384,
                 65536, 1048576)  # fmt: skip
+PLAN = {"csum_partial": (CSUM_SIZES, (0, 1)), "crc32c": (CRC32C_SIZES, (0,))}
 
 
 @dataclass
@@ -114,10 +98,12 @@ def _score(figs: dict[str, list[FigureResult]]) -> dict[str, float]:
     return {v: math.exp(sum(x) / len(x)) for v, x in scores.items() if len(x) == len(modes)}
 
 
-def run_gains(measured: RunResult, in_use: RunResult) -> dict[tuple[str, int, int], float]:
+def run_gains(
+    facts: DispatchFacts, measured: RunResult, in_use: RunResult
+) -> dict[tuple[str, int, int], float]:
     """Per (primitive, size, align): hotpath's own variant with the row in use
     over the same with the measured row (geometric mean over the modes)."""
-    own = (CSUM_IN_USE, CRC32C_IN_USE)
+    own = {p.own for p in facts.primitives}
 
     def by_key(run: RunResult) -> dict[tuple[str, int, int], list[FigureResult]]:
         out: dict[tuple[str, int, int], list[FigureResult]] = {}
@@ -140,10 +126,11 @@ def _geomean(figures: list[FigureResult]) -> float | None:
     return math.exp(sum(math.log(v) for v in values) / len(values)) if values else None
 
 
-def choose(
-    run: RunResult, primitive: str, methods: dict[str, str], in_use: str, align: int
-) -> list[Point]:
-    """The winning method at each measured length of one alignment."""
+def choose(run: RunResult, prim: DispatchedPrimitive, align: int, short: int = 0) -> list[Point]:
+    """The winning method at each measured length of one alignment; below
+    `short` (the checksum's HP_CSUM_SHORT) only the first method."""
+    primitive, methods, in_use = prim.primitive, prim.methods, prim.own
+    first = next(iter(methods))
     by_size: dict[int, dict[str, list[FigureResult]]] = {}
     for f in run.figures:
         if f.primitive == primitive and f.align == align:
@@ -153,8 +140,8 @@ def choose(
     for size in sorted(by_size):
         figs = by_size[size]
         scores = {names[v]: s for v, s in _score(figs).items() if v in names}
-        if primitive == "csum_partial" and size < CSUM_SHORT:
-            scores = {m: s for m, s in scores.items() if m == "scalar"}
+        if size < short:
+            scores = {m: s for m, s in scores.items() if m == first}
         if not scores:
             continue
         method = min(scores, key=lambda m: scores[m])
@@ -186,17 +173,18 @@ def _split(
     return tuple(out)
 
 
-def steps(points: list[Point], first: str | None = None) -> list[tuple[str, int]]:
+def steps(points: list[Point], steps_max: int, first: str | None = None) -> list[tuple[str, int]]:
     """Run-length steps from 0; the checksum's first step is always scalar.
 
-    More than STEPS_MAX changes: the shortest run merges into the step before."""
+    More than steps_max (HP_STEPS_MAX) changes: the shortest run merges into
+    the step before."""
     out: list[tuple[str, int]] = [(first, 0)] if first else []
     for p in points:
         if not out:
             out.append((p.method, 0))
         elif p.method != out[-1][0]:
             out.append((p.method, p.size))
-    while len(out) > STEPS_MAX:
+    while len(out) > steps_max:
         spans = [(out[i + 1][1] if i + 1 < len(out) else math.inf) - out[i][1]
                  for i in range(1, len(out))]  # fmt: skip
         del out[1 + spans.index(min(spans))]
@@ -208,36 +196,11 @@ def steps(points: list[Point], first: str | None = None) -> list[tuple[str, int]
     return out
 
 
-def _entries(text: str) -> dict[str, str]:
-    """A row's `key = value` lines (comments dropped, spaces collapsed)."""
-    out = {}
-    for line in text.splitlines():
-        key, sep, value = line.split("#")[0].partition("=")
-        if sep:
-            out[key.strip()] = " ".join(value.split())
-    return out
-
-
-def changed(a: str, b: str) -> set[str]:
+def changed(facts: DispatchFacts, a: Steps, b: Steps) -> set[str]:
     """The primitives (csum_partial, crc32c) whose steps differ between two
-    rows' texts (names and comments aside)."""
-    x, y = _entries(a), _entries(b)
-    keys = {k for k in x.keys() | y.keys() if k != "name" and x.get(k) != y.get(k)}
-    return {"csum_partial" if k.startswith("csum") else "crc32c" for k in keys}
-
-
-def row_name(text: str) -> str:
-    """A row's name line ("" without one)."""
-    return _entries(text).get("name", "")
-
-
-def parse_steps(text: str) -> dict[str, list[tuple[str, int]]]:
-    """A row's steps per key (csum.even, csum.odd, crc32c): (method, from)."""
-    return {
-        key: [(m, int(n)) for m, n in (step.split() for step in value.split(","))]
-        for key, value in _entries(text).items()
-        if key != "name"
-    }
+    rows (as the runner parsed them: names and comments aside)."""
+    keys = {k for k in a.keys() | b.keys() if a.get(k) != b.get(k)}
+    return {p for p in map(facts.primitive_of_key, keys) if p}
 
 
 def method_at(row: list[tuple[str, int]], size: int) -> str:
@@ -255,21 +218,23 @@ def repaired(points: list[Point], in_use: list[tuple[str, int]]) -> list[Point]:
     ]
 
 
-def row_text(name: str, csum: dict[int, list[tuple[str, int]]], crc: list[tuple[str, int]]) -> str:
+def row_text(name: str, steps: Steps) -> str:
+    """A row's text to hand to the runner's parser (`hotpath-bench row`),
+    which says whether the library takes it and writes it back: KEY = METHOD
+    FROM, ... per key, in the order given."""
+
     def line(key: str, row: list[tuple[str, int]]) -> str:
         return f"{key} = " + ", ".join(f"{m} {n}" for m, n in row)
 
-    return "\n".join(
-        [f"name = {name}", line("csum.even", csum[0]), line("csum.odd", csum[1]),
-         line("crc32c", crc), ""]
-    )  # fmt: skip
+    return "\n".join([f"name = {name}", *(line(k, row) for k, row in steps.items()), ""])
 
 
-def read_row_file(path: Path) -> str:
+def read_row_file(path: Path, row_file_max: int) -> str:
     """A row file's text, taken as the library takes HOTPATH_DISPATCH's
     (c/dispatch/dispatch.c): opened without blocking, and only a regular
-    file of fewer than ROW_FILE_MAX bytes, for a FIFO would block and
-    /dev/zero never end. OSError, or ValueError with the reason."""
+    file of fewer than row_file_max (HP_ROW_FILE_MAX) bytes, for a FIFO
+    would block and /dev/zero never end. OSError, or ValueError with the
+    reason."""
     fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
     try:
         mode = os.fstat(fd).st_mode
@@ -277,11 +242,11 @@ def read_row_file(path: Path) -> str:
             raise ValueError("is a directory")
         if not stat.S_ISREG(mode):
             raise ValueError("not a regular file")
-        data = os.read(fd, ROW_FILE_MAX)
+        data = os.read(fd, row_file_max)
     finally:
         os.close(fd)
-    if len(data) >= ROW_FILE_MAX:
-        raise ValueError(f"{ROW_FILE_MAX} bytes or more")
+    if len(data) >= row_file_max:
+        raise ValueError(f"{row_file_max} bytes or more")
     if b"\0" in data:
         raise ValueError("holds a NUL byte")
     try:

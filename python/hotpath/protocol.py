@@ -170,6 +170,51 @@ class PrimitiveListing:
     variants: list[Variant]
 
 
+# A dispatch row's steps per key (csum.even, csum.odd, crc32c): (method, from).
+Steps = dict[str, list[tuple[str, int]]]
+
+
+@dataclass(frozen=True)
+class DispatchedPrimitive:
+    """One primitive a dispatch row steers, as the runner states it."""
+
+    primitive: str  # csum_partial, crc32c
+    keys: list[str]  # its keys in a row (csum.even, csum.odd)
+    own: str  # hotpath's own variant: runs the row in use
+    methods: dict[str, str]  # a row's method name -> the variant that runs it alone
+
+
+@dataclass(frozen=True)
+class DispatchFacts:
+    """What a dispatch row may say (c/include/hotpath/dispatch.h, exported
+    by the runner's `list`): Python copies none of it."""
+
+    steps_max: int  # HP_STEPS_MAX
+    csum_short: int  # HP_CSUM_SHORT: no checksum vector method below it
+    row_file_max: int  # HP_ROW_FILE_MAX: a row file holds fewer bytes
+    primitives: list[DispatchedPrimitive]
+
+    def of(self, primitive: str) -> DispatchedPrimitive:
+        found = next((p for p in self.primitives if p.primitive == primitive), None)
+        if found is None:
+            raise RunnerError(f"the runner's dispatch facts have no primitive '{primitive}'")
+        return found
+
+    def primitive_of_key(self, key: str) -> str | None:
+        return next((p.primitive for p in self.primitives if key in p.keys), None)
+
+
+@dataclass(frozen=True)
+class ParsedRow:
+    """`hotpath-bench row TEXT`: the row as the library reads it."""
+
+    ok: bool
+    error: str | None  # why the library would refuse it
+    name: str
+    steps: Steps
+    text: str  # as the library writes it back
+
+
 @dataclass(frozen=True)
 class Listing:
     cpu: Cpu
@@ -177,6 +222,9 @@ class Listing:
     # The dispatch row hp_csum()/hp_crc32c() use (name, source, text); None
     # from a runner that does not say (hotpath.dispatch).
     dispatch: dict[str, str] | None = None
+    # That row's steps, and what any row may say (None: a runner that does not say).
+    dispatch_steps: Steps | None = None
+    dispatch_facts: DispatchFacts | None = None
 
     def primitive(self, name: str) -> PrimitiveListing | None:
         return next((p for p in self.primitives if p.name == name), None)
@@ -381,10 +429,75 @@ def parse_listing(doc: Any) -> Listing:
             )
         )
     row = doc.get("dispatch")
+    facts = doc.get("dispatch_facts")
     return Listing(
         cpu=parse_cpu(_get(doc, "cpu", dict, "list")),
         primitives=primitives,
-        dispatch={k: "" if v is None else str(v) for k, v in row.items()}
+        dispatch={
+            k: "" if v is None else str(v) for k, v in row.items() if not isinstance(v, dict | list)
+        }
         if isinstance(row, dict)
         else None,
+        dispatch_steps=parse_steps(row["steps"], "dispatch.steps")
+        if isinstance(row, dict) and row.get("steps") is not None
+        else None,
+        dispatch_facts=parse_dispatch_facts(facts) if facts is not None else None,
+    )
+
+
+def parse_steps(obj: Any, where: str) -> Steps:
+    """A row's steps as the runner states them: {key: [[method, from], ...]}."""
+    if not isinstance(obj, dict):
+        raise RunnerError(f"runner output breaks {BENCH_SCHEMA}: {where} is not an object")
+    out: Steps = {}
+    for key, steps in obj.items():
+        if not isinstance(steps, list) or not all(
+            isinstance(s, list) and len(s) == 2 and isinstance(s[0], str)
+            and isinstance(s[1], int) and not isinstance(s[1], bool)
+            for s in steps
+        ):  # fmt: skip
+            raise RunnerError(f"runner output breaks {BENCH_SCHEMA}: {where}.{key}")
+        out[str(key)] = [(s[0], s[1]) for s in steps]
+    return out
+
+
+def parse_dispatch_facts(obj: Any) -> DispatchFacts:
+    """The `dispatch_facts` object of `list`."""
+    where = "dispatch_facts"
+    prims = []
+    for prim in _get(obj, "primitives", list, where):
+        at = f"{where}.primitives[]"
+        methods = {}
+        for m in _get(prim, "methods", list, at):
+            methods[_get(m, "name", str, f"{at}.methods[]")] = _get(
+                m, "variant", str, f"{at}.methods[]"
+            )
+        prims.append(
+            DispatchedPrimitive(
+                primitive=_get(prim, "primitive", str, at),
+                keys=[str(k) for k in _get(prim, "keys", list, at)],
+                own=_get(prim, "own", str, at),
+                methods=methods,
+            )
+        )
+    return DispatchFacts(
+        steps_max=_get(obj, "steps_max", int, where),
+        csum_short=_get(obj, "csum_short", int, where),
+        row_file_max=_get(obj, "row_file_max", int, where),
+        primitives=prims,
+    )
+
+
+def parse_row(doc: Any) -> ParsedRow:
+    """Read the object printed by `row TEXT`."""
+    doc = _check_schema(doc, "row")
+    ok = _get(doc, "ok", bool, "row")
+    if not ok:
+        return ParsedRow(False, str(doc.get("error") or "refused"), "", {}, "")
+    return ParsedRow(
+        ok=True,
+        error=None,
+        name=_get(doc, "name", str, "row"),
+        steps=parse_steps(_get(doc, "steps", dict, "row"), "row.steps"),
+        text=_get(doc, "text", str, "row"),
     )

@@ -175,6 +175,47 @@ def parse(argv):
     return command, opts
 
 
+# What a dispatch row may say (methods, their variants, limits): the real
+# runner's listing, recorded by `make record-listing`.
+DISPATCH_FACTS = json.loads(
+    (Path(__file__).parent / "fixtures" / "dispatch-facts.json").read_text()
+)
+
+
+def parse_row(text):
+    """A row's steps, or the reason it is refused: a stand-in for the
+    runner's `row` command (the library's parser is the real one; this
+    keeps to the rows the tests write, checking keys, methods and order)."""
+    keys = {k: p for p in DISPATCH_FACTS["primitives"] for k in p["keys"]}
+    name, steps = "unnamed", {}
+    for number, line in enumerate(text.splitlines(), 1):
+        key, sep, value = line.split("#")[0].partition("=")
+        key, value = key.strip(), value.strip()
+        if not key and not sep:
+            continue
+        if key == "name":
+            name = value
+            continue
+        if key not in keys:
+            return None, f"line {number}: key not known"
+        row = []
+        for step in value.split(","):
+            method, start = step.split()
+            if method not in {m["name"] for m in keys[key]["methods"]}:
+                return None, f"line {number}: {key}: method not known"
+            row.append([method, int(start)])
+        steps[key] = row
+    missing = [k for k in keys if k not in steps]
+    if missing:
+        return None, f"missing {missing[0]}"
+    return (name, steps), None
+
+
+def row_text(name, steps):
+    lines = [f"{k} = " + ", ".join(f"{m} {n}" for m, n in row) for k, row in steps.items()]
+    return "\n".join([f"name = {name}", *lines, ""])
+
+
 # The row in use (hotpath.dispatch), or the one HOTPATH_DISPATCH names.
 BUILT_IN_ROW = (
     "name = fake\ncsum.even = scalar 0, avx2 512\ncsum.odd = scalar 0, avx2 512\n"
@@ -191,7 +232,9 @@ def dispatch_row():
     )
     key = "FakeVendor-1-2-3-0x1-f1-c000000000000"  # where --save keeps a row
     cache = os.environ.get("XDG_CACHE_HOME") or f"{os.environ['HOME']}/.cache"
-    return {"name": name, "source": path or "built-in", "text": text, "key": key,
+    parsed, _ = parse_row(text)
+    return {"name": name, "source": path or "built-in", "text": text,
+            "steps": parsed[1] if parsed else None, "key": key,
             "user_row": f"{cache}/hotpath/dispatch/{key}.row",
             "system_row": f"/var/cache/hotpath/dispatch/{key}.row"}  # fmt: skip
 
@@ -220,6 +263,14 @@ def cost(primitive, name, size, align, mode):
 
 
 def main():
+    if sys.argv[1:2] == ["row"]:
+        parsed, error = parse_row(sys.argv[2])
+        out = {"schema": "hotpath.bench/1", "command": "row", "ok": parsed is not None,
+               "error": error}  # fmt: skip
+        if parsed:
+            out.update(name=parsed[0], steps=parsed[1], text=row_text(*parsed))
+        print(json.dumps(out))
+        return
     command, opts = parse(sys.argv[1:])
     if command == "list":
         prims = [{"name": n, **p} for n, p in PRIMITIVES.items()]
@@ -230,6 +281,7 @@ def main():
                     "command": "list",
                     "cpu": CPU,
                     "dispatch": dispatch_row(),
+                    "dispatch_facts": DISPATCH_FACTS,
                     "primitives": prims,
                 }
             )

@@ -2,6 +2,7 @@
 """`hotpath dispatch`: winners per length, the row's steps, and the command's output."""
 
 import itertools
+import json
 import os
 import subprocess
 import sys
@@ -10,8 +11,17 @@ from pathlib import Path
 import pytest
 
 from hotpath import dispatch
+from hotpath.commands.dispatch import _parse
 from hotpath.machine import Fingerprint
+from hotpath.measure import listing
+from hotpath.protocol import parse_dispatch_facts
 from hotpath.results import FigureResult, RunResult
+from hotpath.runner import locate_runner
+
+# The runner's dispatch facts as `make record-listing` recorded them.
+FACTS_FILE = Path(__file__).parent / "fixtures" / "dispatch-facts.json"
+FACTS = parse_dispatch_facts(json.loads(FACTS_FILE.read_text()))
+CSUM, CRC = FACTS.of("csum_partial"), FACTS.of("crc32c")
 
 
 def fig(variant, size, median, mode="latency", align=0, primitive="csum_partial"):
@@ -34,12 +44,12 @@ def test_winner_per_length_sticks_within_two_percent():
         fig("hp-csum-scalar", 256, 20.2), fig("hp-csum-avx2", 256, 20.0),
         fig("hp-csum-scalar", 512, 40.0), fig("hp-csum-avx2", 512, 25.0), fig("hp-csum", 512, 40),
     )  # fmt: skip
-    points = dispatch.choose(run, "csum_partial", dispatch.CSUM_METHODS, "hp-csum", 0)
+    points = dispatch.choose(run, CSUM, 0, FACTS.csum_short)
     assert [(p.size, p.method) for p in points] == [(128, "scalar"), (256, "scalar"),
                                                      (512, "avx2")]  # fmt: skip
     assert points[2].gain == pytest.approx(40 / 25)
     assert points[1].gain is None  # no in-use figure at 256
-    assert dispatch.steps(points, "scalar") == [("scalar", 0), ("avx2", 512)]
+    assert dispatch.steps(points, FACTS.steps_max, "scalar") == [("scalar", 0), ("avx2", 512)]
 
 
 def test_both_modes_count():
@@ -49,7 +59,7 @@ def test_both_modes_count():
         fig("sse42-1stream", 64, 20.0, "throughput", **crc),
         fig("sse42-3way", 64, 14.0, "throughput", **crc),
     )  # fmt: skip
-    points = dispatch.choose(run, "crc32c", dispatch.CRC32C_METHODS, "hotpath", 0)
+    points = dispatch.choose(run, CRC, 0)
     assert points[0].method == "sse42-3way"  # 1.1x in latency, 0.7x in throughput
     # one stream is 10% faster in latency: no one method serves both modes here
     assert points[0].split == (("latency", "sse42", pytest.approx(1.1)),)
@@ -61,7 +71,7 @@ def test_no_split_where_the_chosen_method_is_within_three_percent_everywhere():
         fig("hp-csum-scalar", 512, 30.0, "throughput"),
         fig("hp-csum-avx2", 512, 30.5, "throughput"),
     )  # fmt: skip
-    points = dispatch.choose(run, "csum_partial", dispatch.CSUM_METHODS, "hp-csum", 0)
+    points = dispatch.choose(run, CSUM, 0, FACTS.csum_short)
     assert points[0].split == ()
 
 
@@ -75,8 +85,8 @@ def test_steps_merge_the_shortest_run_beyond_eight():
             strict=True,
         )
     ]  # fmt: skip
-    row = dispatch.steps(points, "scalar")
-    assert len(row) <= dispatch.STEPS_MAX and row[0] == ("scalar", 0)
+    row = dispatch.steps(points, FACTS.steps_max, "scalar")
+    assert len(row) <= FACTS.steps_max and row[0] == ("scalar", 0)
     assert all(a[1] < b[1] and a[0] != b[0] for a, b in itertools.pairwise(row))
 
 
@@ -89,12 +99,31 @@ def test_command_refuses_a_folder_to_write(cli, tmp_path: Path):
 
 
 def test_changed_names_the_primitives_whose_steps_differ():
-    use = "name = a\ncsum.even = scalar 0, avx2 512\ncsum.odd = scalar 0\ncrc32c = sse42 0\n"
-    assert dispatch.changed(use, use.replace("name = a", "name = b  # other")) == set()
-    assert dispatch.changed(use, use.replace("avx2 512", "avx2  512")) == set()
-    assert dispatch.changed(use, use.replace("avx2 512", "avx2 256")) == {"csum_partial"}
-    assert dispatch.changed(use, use.replace("sse42 0", "sse42 0, fold4 64")) == {"crc32c"}
-    assert dispatch.changed(use, "") == {"csum_partial", "crc32c"}
+    use = {"csum.even": [("scalar", 0), ("avx2", 512)], "csum.odd": [("scalar", 0)],
+           "crc32c": [("sse42", 0)]}  # fmt: skip
+    assert dispatch.changed(FACTS, use, dict(use)) == set()
+    assert dispatch.changed(FACTS, use, {**use, "csum.odd": [("scalar", 0), ("avx2", 256)]}) == {
+        "csum_partial"
+    }
+    assert dispatch.changed(FACTS, use, {**use, "crc32c": [("sse42", 0), ("fold4", 64)]}) == {
+        "crc32c"
+    }
+    assert dispatch.changed(FACTS, use, {}) == {"csum_partial", "crc32c"}
+
+
+@pytest.mark.usefixtures("real_runner")
+def test_the_recorded_facts_are_the_runners_and_its_parser_reads_rows():
+    # the stand-in runner's facts were recorded from this listing
+    # (`make record-listing`): a change on the C side shows here
+    runner = locate_runner()
+    assert listing(runner).dispatch_facts == FACTS
+    assert CSUM.methods["avx2"] == "hp-csum-avx2" and CRC.methods["sse42"] == "sse42-1stream"
+    use = "name = a\ncsum.even = scalar 0, avx2  512\ncsum.odd = scalar 0\ncrc32c = sse42 0 # c\n"
+    row = _parse(runner, use)
+    assert row.ok and row.name == "a" and row.steps["csum.even"] == [("scalar", 0), ("avx2", 512)]
+    assert row.text == use.replace("  512", " 512").replace(" # c", "")
+    bad = _parse(runner, use.replace("avx2  512", "avx2 128"))
+    assert not bad.ok and bad.error == "line 2: csum.even: no vector method below 256 bytes"
 
 
 def test_run_gains_are_in_use_over_measured_per_length():
@@ -103,7 +132,7 @@ def test_run_gains_are_in_use_over_measured_per_length():
                       fig("sse42-1stream", 64, 1.0, primitive="crc32c"))  # fmt: skip
     in_use = run_of(fig("hotpath", 64, 10.0, primitive="crc32c"),
                     fig("hotpath", 64, 5.0, "throughput", primitive="crc32c"))  # fmt: skip
-    gains = dispatch.run_gains(measured, in_use)
+    gains = dispatch.run_gains(FACTS, measured, in_use)
     assert gains == {("crc32c", 64, 0): pytest.approx(10 / 12)}
     slower = dispatch.Point(64, 0, "sse42", 1.0, None, run_ratios=(0.8, 0.9))
     assert slower.run_worse and slower.run_gain == pytest.approx((0.8 * 0.9) ** 0.5)
@@ -170,9 +199,7 @@ def test_command_says_when_the_measured_row_is_the_row_in_use(cli, tmp_path: Pat
 
 
 def test_repaired_takes_the_row_in_use_method_where_the_measured_row_ran_slower():
-    use = dispatch.parse_steps("name = u\ncsum.even = scalar 0\ncsum.odd = scalar 0\n"
-                               "crc32c = sse42 0, sse42-4way 96  # a comment\n")  # fmt: skip
-    assert use["crc32c"] == [("sse42", 0), ("sse42-4way", 96)]
+    use = {"crc32c": [("sse42", 0), ("sse42-4way", 96)]}
     assert dispatch.method_at(use["crc32c"], 95) == "sse42"
     assert dispatch.method_at(use["crc32c"], 96) == "sse42-4way"
     points = [
@@ -183,7 +210,11 @@ def test_repaired_takes_the_row_in_use_method_where_the_measured_row_ran_slower(
     fixed = dispatch.repaired(points, use["crc32c"])
     assert [p.method for p in fixed] == ["sse42", "sse42-seedlast", "sse42-4way"]
     assert all(p.run_ratios == () for p in fixed)
-    assert dispatch.steps(fixed) == [("sse42", 0), ("sse42-seedlast", 128), ("sse42-4way", 256)]
+    assert dispatch.steps(fixed, FACTS.steps_max) == [
+        ("sse42", 0),
+        ("sse42-seedlast", 128),
+        ("sse42-4way", 256),
+    ]
 
 
 @pytest.mark.usefixtures("fake_runner")
@@ -237,7 +268,7 @@ def test_try_refuses_a_fifo_a_folder_and_a_device_unread(tmp_path: Path):
 @pytest.mark.usefixtures("fake_runner")
 def test_try_refuses_a_file_too_large_with_a_nul_byte_or_not_text(cli, tmp_path: Path):
     row = tmp_path / "row.txt"
-    for data, reason in ((b"\n" * dispatch.ROW_FILE_MAX, "4096 bytes or more"),
+    for data, reason in ((b"\n" * FACTS.row_file_max, "4096 bytes or more"),
                          (b"name = x\0\n", "holds a NUL byte"),
                          (b"name = \xff\n", "not UTF-8 text")):  # fmt: skip
         row.write_bytes(data)

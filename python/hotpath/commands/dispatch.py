@@ -20,16 +20,30 @@ from hotpath import dispatch, measure, measured_rows
 from hotpath.destination import check_folder, write_file
 from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.inputs import check_rounds
+from hotpath.protocol import DispatchFacts, Listing, ParsedRow, Steps, parse_row
 from hotpath.results import RunResult
-from hotpath.runner import Runner
+from hotpath.runner import Runner, invoke
 
 MODES = ("latency", "throughput")
-CSUM_KEYS = {0: "csum.even", 1: "csum.odd"}  # the row's key per address parity
-# primitive, its methods, hotpath's own variant (runs the row), sizes, aligns
-SPECS = (
-    ("csum_partial", dispatch.CSUM_METHODS, dispatch.CSUM_IN_USE, dispatch.CSUM_SIZES, (0, 1)),
-    ("crc32c", dispatch.CRC32C_METHODS, dispatch.CRC32C_IN_USE, dispatch.CRC32C_SIZES, (0,)),
-)
+
+
+def _facts(known: Listing) -> DispatchFacts:
+    """The methods, their variants and the row's limits: the runner's."""
+    if known.dispatch_facts is None:
+        raise RunnerError("the runner does not say what a dispatch row may hold (list: "
+                          "dispatch_facts); rebuild it")  # fmt: skip
+    return known.dispatch_facts
+
+
+def _parse(runner: Runner, text: str) -> ParsedRow:
+    """A row as the library reads it (`hotpath-bench row`: the one parser)."""
+    return parse_row(invoke(runner, ["row", text]))
+
+
+def _key(facts: DispatchFacts, primitive: str, align: int) -> str:
+    """The row's key for a primitive at an address parity."""
+    keys = facts.of(primitive).keys
+    return keys[align % len(keys)]
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -84,7 +98,11 @@ RUN_PAIRS = 3  # measured row, row in use; alternated this many times
 
 
 def _run_row(
-    runner: Runner, rows: dict[str, tuple[str, str]], primitives: set[str], rounds: int
+    runner: Runner,
+    facts: DispatchFacts,
+    rows: dict[str, tuple[str, str]],
+    primitives: set[str],
+    rounds: int,
 ) -> dict[tuple[str, int, int], list[float]]:
     """hotpath's own variants run with a row ("new": measured, repaired or
     tried) and with the row in use ("use"), alternately, each read from a
@@ -93,8 +111,8 @@ def _run_row(
     pair is not enough: on a Zen 5 two runs of the same row differed by up
     to 14% at some lengths (csum 96 bytes, crc32c 16), run to run."""
     own = [
-        _request(p, [v], sizes, aligns, rounds)
-        for p, _, v, sizes, aligns in SPECS
+        _request(p, [facts.of(p).own], *dispatch.PLAN[p], rounds)
+        for p in dispatch.PLAN
         if p in primitives
     ]
     ratios: dict[tuple[str, int, int], list[float]] = {}
@@ -118,7 +136,7 @@ def _run_row(
                 )
                 for which, run in runs.items()
             }
-            for key, ratio in dispatch.run_gains(results["new"], results["use"]).items():
+            for key, ratio in dispatch.run_gains(facts, results["new"], results["use"]).items():
                 ratios.setdefault(key, []).append(ratio)
     return ratios
 
@@ -144,12 +162,26 @@ def _indented(text: str) -> list[str]:
     return [f"    {line}" for line in text.splitlines()]
 
 
-def _row_text(name: str, csum: dict[int, list[dispatch.Point]], crc: list[dispatch.Point]) -> str:
-    return dispatch.row_text(
-        name,
-        {align: dispatch.steps(points, "scalar") for align, points in csum.items()},
-        dispatch.steps(crc),
-    )
+def _row(
+    runner: Runner,
+    facts: DispatchFacts,
+    name: str,
+    csum: dict[int, list[dispatch.Point]],
+    crc: list[dispatch.Point],
+) -> ParsedRow:
+    """The row the points ask for, as the library reads it (the runner's
+    parser): its steps and its text."""
+    cs = facts.of("csum_partial")
+    first = next(iter(cs.methods))
+    steps: Steps = {
+        _key(facts, "csum_partial", align): dispatch.steps(points, facts.steps_max, first)
+        for align, points in sorted(csum.items())
+    }
+    steps[_key(facts, "crc32c", 0)] = dispatch.steps(crc, facts.steps_max)
+    row = _parse(runner, dispatch.row_text(name, steps))
+    if not row.ok:
+        raise RunnerError(f"the measured row is one the library refuses: {row.error}")
+    return row
 
 
 def _run_summary(which: str, points: list[dispatch.Point]) -> str:
@@ -169,22 +201,24 @@ def _run_summary(which: str, points: list[dispatch.Point]) -> str:
 
 def _repair(
     runner: Runner,
+    facts: DispatchFacts,
     name: str,
     csum: dict[int, list[dispatch.Point]],
     crc: list[dispatch.Point],
     use_row: tuple[str, str],
+    use: Steps,
     rounds: int,
 ) -> tuple[str, list[str]]:
     """The measured row with the row in use's method wherever it ran slower
     in every pair, run the same way: its text and what to print."""
-    use = dispatch.parse_steps(use_row[1])
-    fixed_csum = {a: dispatch.repaired(csum[a], use[CSUM_KEYS[a]]) for a in csum}
-    fixed_crc = dispatch.repaired(crc, use["crc32c"])
-    text = _row_text(name, fixed_csum, fixed_crc)
-    runs = dispatch.changed(text, use_row[1])
+    fixed_csum = {a: dispatch.repaired(csum[a], use[_key(facts, "csum_partial", a)]) for a in csum}
+    fixed_crc = dispatch.repaired(crc, use[_key(facts, "crc32c", 0)])
+    row = _row(runner, facts, name, fixed_csum, fixed_crc)
+    text = row.text
+    runs = dispatch.changed(facts, row.steps, use)
     by_primitive = (("csum_partial", fixed_csum[0] + fixed_csum[1]), ("crc32c", fixed_crc))
     if runs:
-        _attach(_run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds),
+        _attach(_run_row(runner, facts, {"new": (name, text), "use": use_row}, runs, rounds),
                 by_primitive)  # fmt: skip
     return text, [
         "",
@@ -197,33 +231,46 @@ def _repair(
     ]
 
 
-def _read_try(path: Path) -> str:
-    """`--try FILE`'s text, refused (exit 2) before anything runs."""
+def _read_try(runner: Runner, facts: DispatchFacts, path: Path) -> tuple[str, ParsedRow]:
+    """`--try FILE`'s text and row, refused (exit 2) before anything runs."""
     try:
-        return dispatch.read_row_file(path)
+        text = dispatch.read_row_file(path, facts.row_file_max)
+        row = _parse(runner, text)
+        if not row.ok:
+            # the runner refuses to run under it as it always has (exit 2,
+            # the library's reason, "not taken")
+            measure.listing(dataclasses.replace(runner, env=(("HOTPATH_DISPATCH", str(path)),)))
+            raise ValueError(row.error)
     except (OSError, ValueError) as err:
         reason = err.strerror if isinstance(err, OSError) else str(err)
         raise UsageError(f"--try '{path}': {reason}; allowed: a row file "
                          "(`hotpath dispatch --write FILE` makes one)") from err  # fmt: skip
+    return text, row
 
 
 def _try_row(
-    runner: Runner, path: Path, text: str, use_row: tuple[str, str], rounds: int
+    runner: Runner,
+    facts: DispatchFacts,
+    path: Path,
+    text: str,
+    row: ParsedRow,
+    use_row: tuple[str, str],
+    used: Steps,
+    rounds: int,
 ) -> list[str]:
     """`--try FILE`: the row in FILE (its text) run beside the row in use, per length."""
-    name = dispatch.row_name(text)
-    runs = dispatch.changed(text, use_row[1])
+    tried = row.steps
+    runs = dispatch.changed(facts, tried, used)
     lines = [f"row tried: {path}", *_indented(text), ""]
     if not runs:
         return [*lines, "it names the row in use's steps: nothing to run"]
-    ratios = _run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds)
-    tried, used = dispatch.parse_steps(text), dispatch.parse_steps(use_row[1])
+    ratios = _run_row(runner, facts, {"new": (row.name, text), "use": use_row}, runs, rounds)
     lines.append(f"{'primitive':<13} {'size':>8} {'addr':>4} {'in use':<19} {'tried':<19} "
                  f"{'run':>7}")  # fmt: skip
     points = []
-    for primitive, _, _, sizes, aligns in SPECS:
+    for primitive, (sizes, aligns) in dispatch.PLAN.items():
         for align in aligns:
-            key = CSUM_KEYS[align] if primitive == "csum_partial" else "crc32c"
+            key = _key(facts, primitive, align)
             for size in sizes:
                 method = dispatch.method_at(tried[key], size)
                 measured = tuple(ratios.get((primitive, size, align), ()))
@@ -268,7 +315,6 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--try and {keeps[0]}: one or the other; allowed: --write FILE, "
                          "--save or --system to keep the row measured here, --try FILE to run "
                          "a row of your own")  # fmt: skip
-    tried = _read_try(args.try_row) if args.try_row is not None else None
     if args.write is not None:
         if args.write.is_dir():
             raise UsageError(f"--write '{args.write}': a folder; allowed: a file to write")
@@ -278,10 +324,13 @@ def run(args: argparse.Namespace) -> int:
     in_use = known.dispatch or {}
     if args.show:
         return _show(in_use)
+    facts = _facts(known)
+    tried = _read_try(runner, facts, args.try_row) if args.try_row is not None else None
     where = measured_rows.places(in_use)
     if (args.save or args.system) and where is None:
         raise RunnerError("the runner does not say where this CPU's measured row is kept")
     use_row = (in_use.get("name", ""), in_use.get("text", ""))
+    used: Steps = known.dispatch_steps or {}
     head = [
         f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
         *_indented(use_row[1]),
@@ -289,27 +338,27 @@ def run(args: argparse.Namespace) -> int:
     if tried is not None:
         if not use_row[1]:
             raise RunnerError("the runner does not say which row it uses: nothing to run beside")
-        print("\n".join([*head, *_try_row(runner, args.try_row, tried, use_row, rounds)]))
+        print("\n".join([*head, *_try_row(runner, facts, args.try_row, *tried, use_row, used,
+                                          rounds)]))  # fmt: skip
         return 0
     requests = []
-    for primitive, methods, own, sizes, aligns in SPECS:
+    for primitive, (sizes, aligns) in dispatch.PLAN.items():
         prim = known.primitive(primitive)
         if prim is None:
             raise UsageError(f"the runner has no primitive '{primitive}'")
         names = {v.name for v in prim.variants}
-        wanted = [v for v in (*methods.values(), own) if v in names]
+        spec = facts.of(primitive)
+        wanted = [v for v in (*spec.methods.values(), spec.own) if v in names]
         requests.append(_request(primitive, wanted, sizes, aligns, rounds))
     groups = measure.run_requests(runner, requests, [], show_progress=sys.stderr.isatty())
     result = measure.new_run("dispatch", groups, 0.05, args.command_line)
     csum = {
-        align: dispatch.choose(
-            result, "csum_partial", dispatch.CSUM_METHODS, dispatch.CSUM_IN_USE, align
-        )
-        for align in (0, 1)
+        align: dispatch.choose(result, facts.of("csum_partial"), align, facts.csum_short)
+        for align in dispatch.PLAN["csum_partial"][1]
     }
-    crc = dispatch.choose(result, "crc32c", dispatch.CRC32C_METHODS, dispatch.CRC32C_IN_USE, 0)
+    crc = dispatch.choose(result, facts.of("crc32c"), 0)
     spoiled = [f for f in result.figures if not f.timed and f.status == "n/a"]
-    untimed = [p for p, *_ in SPECS
+    untimed = [p for p in dispatch.PLAN
                if not any(f.timed for f in result.figures if f.primitive == p)]  # fmt: skip
     if untimed:
         # Not the input's fault (exit 1): nothing to decide a row from.
@@ -318,13 +367,14 @@ def run(args: argparse.Namespace) -> int:
                            "measured, nothing written or kept")  # fmt: skip
     machine = result.machine
     name = f"measured-{machine.vendor.lower()}-f{machine.family}m{machine.model}"
-    text = _row_text(name, csum, crc)
+    measured = _row(runner, facts, name, csum, crc)
+    text = measured.text
     by_primitive = (("csum_partial", csum[0] + csum[1]), ("crc32c", crc))
     every = [p for _, points in by_primitive for p in points]
-    # no row text from the runner: nothing to run the measured row against
-    runs = dispatch.changed(text, use_row[1]) if use_row[1] else set()
+    # no row from the runner: nothing to run the measured row against
+    runs = dispatch.changed(facts, measured.steps, used) if use_row[1] and used else set()
     if runs:
-        _attach(_run_row(runner, {"new": (name, text), "use": use_row}, runs, rounds),
+        _attach(_run_row(runner, facts, {"new": (name, text), "use": use_row}, runs, rounds),
                 by_primitive)  # fmt: skip
     lines = [
         f"machine: {machine.one_line()}",
@@ -362,7 +412,7 @@ def run(args: argparse.Namespace) -> int:
         )
     if runs:
         lines.append(_run_summary("measured", every))
-    if runs and len(runs) < len(SPECS):
+    if runs and len(runs) < len(dispatch.PLAN):
         lines.append("same: the measured row's steps for that primitive are the row in use's")
     elif not use_row[1]:
         lines.append("the runner does not say which row it uses: the measured row was not run")
@@ -371,7 +421,7 @@ def run(args: argparse.Namespace) -> int:
     lines += ["", "measured row:", *_indented(text)]
     chosen = text
     if any(p.run_worse for p in every):
-        chosen, repair = _repair(runner, name, csum, crc, use_row, rounds)
+        chosen, repair = _repair(runner, facts, name, csum, crc, use_row, used, rounds)
         lines += repair
     print("\n".join(lines))
     which = "the repaired row" if chosen != text else "the measured row"
