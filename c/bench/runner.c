@@ -428,6 +428,12 @@ static void list_all(void)
 	hp_emit_cpu(&j, -1, 0);
 	hp_emit_dispatch(&j);
 	hp_emit_dispatch_facts(&j);
+	/* every feature name the runner tells apart (cpu.features: those here) */
+	hp_json_key(&j, "cpu_feature_names");
+	hp_json_arr_begin(&j);
+	for (unsigned b = 0; b < HP_CPU_NFEATURES; b++)
+		hp_json_str(&j, hp_cpu_feature_name(b));
+	hp_json_arr_end(&j);
 	hp_json_key(&j, "primitives");
 	hp_json_arr_begin(&j);
 	for (const struct hp_primitive *const *pp = hp_primitives; *pp; pp++) {

@@ -225,6 +225,9 @@ class Listing:
     # That row's steps, and what any row may say (None: a runner that does not say).
     dispatch_steps: Steps | None = None
     dispatch_facts: DispatchFacts | None = None
+    # Every CPU feature name the runner tells apart (HOTPATH_CPU_HIDE's and
+    # a --with file's needs= vocabulary); empty from a runner that does not say.
+    cpu_feature_names: list[str] = field(default_factory=list)
 
     def primitive(self, name: str) -> PrimitiveListing | None:
         return next((p for p in self.primitives if p.name == name), None)
@@ -442,6 +445,7 @@ def parse_listing(doc: Any) -> Listing:
         if isinstance(row, dict) and row.get("steps") is not None
         else None,
         dispatch_facts=parse_dispatch_facts(facts) if facts is not None else None,
+        cpu_feature_names=[str(f) for f in doc.get("cpu_feature_names") or []],
     )
 
 

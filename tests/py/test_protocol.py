@@ -64,3 +64,29 @@ def test_listing():
     prim = listing.primitive("csum_partial")
     assert prim is not None and prim.variants[0].name == "x"
     assert listing.primitive("nope") is None
+
+
+def test_listing_states_the_dispatch_facts_the_row_in_use_and_the_feature_names():
+    facts = json.loads((Path(__file__).parent / "fixtures" / "dispatch-facts.json").read_text())
+    doc = {
+        "schema": "hotpath.bench/1",
+        "command": "list",
+        "cpu": {"vendor": "v", "family": 1, "model": 2, "stepping": 3, "brand": "b",
+                "features": []},
+        "dispatch": {"name": "r", "source": "built-in", "text": "t", "key": "k",
+                     "user_row": None, "steps": {"crc32c": [["sse42", 0], ["fold4", 64]]}},
+        "dispatch_facts": facts,
+        "cpu_feature_names": ["sse4.2", "avx2"],
+        "primitives": [],
+    }  # fmt: skip
+    listing = parse_listing(doc)
+    assert listing.dispatch == {"name": "r", "source": "built-in", "text": "t", "key": "k",
+                                "user_row": ""}  # fmt: skip
+    assert listing.dispatch_steps == {"crc32c": [("sse42", 0), ("fold4", 64)]}
+    assert listing.dispatch_facts is not None
+    assert listing.dispatch_facts.of("crc32c").methods["avx512-fused"] == "fused-crc32-vpclmul"
+    assert listing.dispatch_facts.primitive_of_key("csum.odd") == "csum_partial"
+    assert listing.cpu_feature_names == ["sse4.2", "avx2"]
+    doc["dispatch"]["steps"] = {"crc32c": [["sse42", "0"]]}
+    with pytest.raises(RunnerError, match=r"dispatch\.steps\.crc32c"):
+        parse_listing(doc)
