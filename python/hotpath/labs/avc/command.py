@@ -33,7 +33,7 @@ def run(args: argparse.Namespace) -> int | None:
         if args.trace is not None or args.sizes is not None:
             raise UsageError(
                 "--seed-table: sets its own configurations; allowed beside it: "
-                "--checks, --rounds, --json"
+                "--checks, --rounds, --repeat, --json, --db, --no-store"
             )
         return avc_seed_table.run(args)
     if args.recommend:
