@@ -37,7 +37,6 @@ KCONFIG_SLOTS = tuple(1 << bits for bits in range(9, 15))
 TOLERANCE = 0.05
 COMMAND = "avc --recommend"
 SCHEMA = "hotpath.avc-recommend/1"
-SECTION = "avc-recommend"  # the run's section: the workload and the model's rows
 RULE = f"fewest bytes within {TOLERANCE:.0%} of the fastest lookup"
 
 
@@ -97,18 +96,9 @@ def to_run(
 ) -> RunResult:
     """One run of the history: the timing runs merged, the model's statistics
     as exact figures, both with the slot count in the mode."""
-    first = next(iter(timings.values()))
-    run = RunResult(command=COMMAND, started=started, machine=first.machine,
-                    labs=[avc_stored.LAB], command_line=command_line)  # fmt: skip
-    avc_stored.merge_timings(run, timings)
-    run.settings[avc_stored.PRIMITIVE] = dict(model_settings)
-    rows = []
-    for slots, doc in docs.items():
-        figures, kept = avc_stored.model_figures(doc["analyses"], slots)
-        run.figures += figures
-        rows += [{"slots": slots, **row} for row in kept]
-    run.sections[SECTION] = {"schema": SCHEMA, "settings": dict(model_settings), "analyses": rows}
-    return run
+    return avc_stored.slot_run(
+        COMMAND, SCHEMA, docs, timings, model_settings, command_line, started
+    )
 
 
 @dataclass
@@ -122,22 +112,13 @@ class Recommendation:
 
 def from_run(run: RunResult) -> Recommendation:
     """The options back from a run (fresh or stored) of --recommend."""
-    section = run.sections.get(SECTION)
-    if not isinstance(section, dict) or section.get("schema") != SCHEMA:
-        raise ValueError(f"run {run.run_id} holds no `avc --recommend` section")
-    rows = section["analyses"]
-    model: dict[tuple[int, str], dict[str, Any]] = {}
-    for slots in dict.fromkeys(row["slots"] for row in rows):
-        mine = [row for row in rows if row["slots"] == slots]
-        for a in avc_stored.model_results(run.figures, mine, slots):
-            if a.get("result"):
-                model[(slots, a["variant"])] = a["result"]
-    found = Recommendation(dict(section["settings"]), [], [])
+    settings, model = avc_stored.slot_model(run, COMMAND, SCHEMA)
+    found = Recommendation(settings, [], [])
     for fig in run.figures:
         _, slots = avc_stored.slots_of(fig.mode)
         if fig.primitive != avc_stats.PRIMITIVE or slots is None:
             continue
-        result = model.get((slots, fig.variant))
+        result = model.get((fig.size, slots, fig.variant))
         if fig.timed and fig.median is not None and result:
             memory, hit_rate = result["memory_bytes"], result["hit_rate"]
             found.options.append(Option(slots, fig.variant, fig.median, memory, hit_rate))

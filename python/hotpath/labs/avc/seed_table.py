@@ -44,7 +44,6 @@ from hotpath.stats import DEFAULT_NOISY_FRACTION
 
 COMMAND = "avc --seed-table"
 SCHEMA = "hotpath.avc-seed-table/1"
-SECTION = "avc-seed-table"  # the run's section: the model's rows and settings
 
 HASHES = ("orig", "murmur3", "muladd", "jhash", "hp")
 # Workload seeds the model's means are taken over: one run's longest chain
@@ -149,18 +148,9 @@ def to_run(
 ) -> RunResult:
     """One run of the history: the timing runs merged, the model's statistics
     as exact figures, both with the slot count in the mode."""
-    first = next(iter(timings.values()))
-    run = RunResult(command=COMMAND, started=started, machine=first.machine,
-                    labs=[avc_stored.LAB], command_line=command_line)  # fmt: skip
-    avc_stored.merge_timings(run, timings)
-    run.settings[avc_stored.PRIMITIVE] = dict(model_settings)
-    rows = []
-    for slots, doc in docs.items():
-        figures, kept = avc_stored.model_figures(doc["analyses"], slots)
-        run.figures += figures
-        rows += [{"slots": slots, **row} for row in kept]
-    run.sections[SECTION] = {"schema": SCHEMA, "settings": dict(model_settings), "analyses": rows}
-    return run
+    return avc_stored.slot_run(
+        COMMAND, SCHEMA, docs, timings, model_settings, command_line, started
+    )
 
 
 @dataclass
@@ -175,16 +165,8 @@ class Tables:
 
 def from_run(run: RunResult) -> Tables:
     """The tables back from a run (fresh or stored) of --seed-table."""
-    section = run.sections.get(SECTION)
-    if not isinstance(section, dict) or section.get("schema") != SCHEMA:
-        raise ValueError(f"run {run.run_id} holds no `avc --seed-table` section")
-    tables = Tables({}, {}, {})
-    rows = section["analyses"]
-    for slots in dict.fromkeys(row["slots"] for row in rows):
-        mine = [row for row in rows if row["slots"] == slots]
-        for a in avc_stored.model_results(run.figures, mine, slots):
-            if a.get("result"):
-                tables.model[(a["size"], slots, a["variant"])] = a["result"]
+    _, model = avc_stored.slot_model(run, COMMAND, SCHEMA)
+    tables = Tables(model, {}, {})
     for fig in run.figures:
         _, slots = avc_stored.slots_of(fig.mode)
         if fig.primitive != avc_stats.PRIMITIVE or slots is None:

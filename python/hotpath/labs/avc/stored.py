@@ -18,8 +18,11 @@ so render() gives the same table from the stored run.
 `--seed-table` and `--recommend` take the model and the engine's timing at
 several slot counts in one run: each of their figures has the slot count in
 its mode (in_slots: "latency, 512 slots", "occupied, 512 slots"), so one
-hash at one node count in other buckets stays a figure of its own;
-merge_timings() puts the engine's runs, one per slot count, into one.
+hash at one node count in other buckets stays a figure of its own.
+slot_run() makes their run: merge_timings() puts the engine's runs, one per
+slot count, into one, beside the model's figures; the model's rows and
+inputs are the section named after the command ("avc-seed-table",
+"avc-recommend"), which slot_model() reads back.
 """
 
 import re
@@ -264,3 +267,54 @@ def slot_clock(run: RunResult, primitive: str, slots: int) -> dict[str, Any]:
     clock = run.clocks.get(primitive) or {}
     own = (clock.get("slots") or {}).get(str(slots))
     return own if isinstance(own, dict) else clock
+
+
+def slot_run(
+    command: str,
+    schema: str,
+    docs: dict[int, dict[str, Any]],
+    timings: dict[int, RunResult],
+    settings: dict[str, Any],
+    command_line: str,
+    started: str,
+) -> RunResult:
+    """One run of `--seed-table` or `--recommend` (command): the engine's runs
+    merged and the model's `analyze` documents as exact figures, one of each
+    per slot count; the model's rows and settings in the section named
+    after the command ("avc-seed-table")."""
+    first = next(iter(timings.values()))
+    run = RunResult(command=command, started=started, machine=first.machine, labs=[LAB],
+                    command_line=command_line)  # fmt: skip
+    merge_timings(run, timings)
+    run.settings[PRIMITIVE] = dict(settings)
+    rows = []
+    for slots, doc in docs.items():
+        figures, kept = model_figures(doc["analyses"], slots)
+        run.figures += figures
+        rows += [{"slots": slots, **row} for row in kept]
+    section = {"schema": schema, "settings": dict(settings), "analyses": rows}
+    run.sections[section_name(command)] = section
+    return run
+
+
+def section_name(command: str) -> str:
+    """ "avc --seed-table" -> "avc-seed-table"."""
+    return command.replace(" --", "-")
+
+
+def slot_model(
+    run: RunResult, command: str, schema: str
+) -> tuple[dict[str, Any], dict[tuple[int, int, str], dict[str, Any]]]:
+    """slot_run() undone for the model: its settings, and the result of each
+    (nodes, slots, hash) the model gave one."""
+    section = run.sections.get(section_name(command))
+    if not isinstance(section, dict) or section.get("schema") != schema:
+        raise ValueError(f"run {run.run_id} holds no `{command}` section")
+    rows = section["analyses"]
+    model: dict[tuple[int, int, str], dict[str, Any]] = {}
+    for slots in dict.fromkeys(row["slots"] for row in rows):
+        mine = [row for row in rows if row["slots"] == slots]
+        for a in model_results(run.figures, mine, slots):
+            if a.get("result"):
+                model[(a["size"], slots, a["variant"])] = a["result"]
+    return dict(section["settings"]), model
