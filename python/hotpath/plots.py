@@ -12,6 +12,7 @@ command that draws nothing (or fails on bad input) must not.
 """
 
 import os
+import re
 from pathlib import Path
 from typing import Any
 
@@ -146,7 +147,8 @@ def _plot_into(run: RunResult, folder: Path, written: list[Path]) -> None:
             f"{run.machine.short_name()}; median with 95% CI; lines: {styles}", fontsize="small"
         )
         figure.tight_layout(rect=(0.0, 0.06 * legend_rows / 2 + 0.04, 1.0, 1.0))
-        stem = f"{lab_name}-{primitive}-{mode}"
+        # A workload may hold spaces and commas ("latency, 512 slots"): not in a file name.
+        stem = re.sub(r"[^A-Za-z0-9_.-]+", "-", f"{lab_name}-{primitive}-{mode}")
         try:
             for suffix in (".png", ".svg"):
                 path = folder / f"{stem}{suffix}"

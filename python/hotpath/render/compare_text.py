@@ -85,9 +85,15 @@ def render(cmp: Comparison) -> str:
         )
     lines += rule_lines(cmp)
     lines.append("")
+    # Columns as wide as their longest entry: a workload ("latency, 4096 slots",
+    # "102400 writes") is longer than an engine mode.
+    wp, wm, wv = (
+        max([len(word), *(len(str(getattr(r.a, word))) for r in cmp.rows)])
+        for word in ("primitive", "mode", "variant")
+    )
     header = (
-        f"{'primitive':<14} {'mode':<10} {'variant':<18} {'size':>7} {'align':>5} "
-        f"{'A median':>10} {'B median':>10} {'B/A':>6} {'95% CI':>13} {'evidence':>14}  verdict"
+        f"{'primitive':<{wp}} {'mode':<{wm}} {'variant':<{wv}} {'size':>7} {'align':>5} "
+        f"{'A median':>14} {'B median':>14} {'B/A':>6} {'95% CI':>13} {'evidence':>14}  verdict"
     )
     lines += [header, "-" * len(header)]
     counts: dict[str, int] = {}
@@ -103,7 +109,7 @@ def render(cmp: Comparison) -> str:
         else:
             evidence = row.method
         lines.append(
-            f"{f.primitive:<14} {f.mode:<10} {f.variant:<18} {f.size:>7} {f.align:>5} "
+            f"{f.primitive:<{wp}} {f.mode:<{wm}} {f.variant:<{wv}} {f.size:>7} {f.align:>5} "
             f"{_number(row.a.median):>9} {unit:<4} {_number(row.b.median):>9} {unit:<4} "
             f"{row.ratio:>6.3f} {row.ratio_ci[0]:>6.3f}-{row.ratio_ci[1]:<6.3f} "
             f"{evidence:>14}  {row.verdict_text}"
