@@ -229,156 +229,295 @@ static void convert(struct hp_job *jb, const struct hp_clock_result *clk,
 	}
 }
 
-int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
-	      size_t njobs, const uint8_t *base,
-	      const struct hp_sampler_opts *o, struct hp_clock_result *clk)
-{
-	unsigned max_rounds = o->max_rounds ? o->max_rounds : 3 * o->rounds;
-	uint64_t t_start = hp_tsc_begin();
-	uint64_t min_ticks = o->max_rounds ? 0
-				: (uint64_t)(MIN_BUDGET_S * o->tsc_hz);
-	unsigned pcap = 0, ecap = 0, nempty = 0, en = 0, r, b, nb;
-	unsigned *round_of = NULL;	/* kept round of each probe */
-	double *empty = NULL, *emp_b = NULL, *tmp = NULL;
-	int fenced = 0, ret = -1;
-	size_t j;
+/*
+ * One call of hp_sample(): its arguments and what it carries from round to
+ * round, together so that each step below (one sample, one round, the
+ * clean decision, the budget, the conversion) is a function of its own
+ * without a long list of arguments.
+ */
+struct sampling {
+	const struct hp_primitive *p;
+	struct hp_job *jobs;
+	size_t njobs;
+	const uint8_t *base;
+	const struct hp_sampler_opts *o;
+	struct hp_clock_result *clk;
+	unsigned pcap;		/* room in clk->probes */
+	unsigned *round_of;	/* kept round of each probe */
+	double *empty;		/* the fenced empty call of each kept round */
+	unsigned nempty, ecap;
+	unsigned en;		/* calls per fenced empty sample */
+	int fenced;		/* some job is fenced: time the empty call too */
+};
 
-	clk->timer_overhead = burst_timer_overhead(p, base);
+/*
+ * The budget: rounds go on while warm-up plus max_rounds (by default 3 x
+ * rounds) are not all taken, or, with no --max-rounds, while the run is
+ * shorter than MIN_BUDGET_S (it must outlast a spell of the neighbour).
+ * Taken from the clock before anything else is timed, as the run's start.
+ */
+struct budget {
+	unsigned max_rounds;
+	uint64_t t_start, min_ticks;
+};
+
+static struct budget budget_of(const struct hp_sampler_opts *o)
+{
+	struct budget bg;
+
+	bg.max_rounds = o->max_rounds ? o->max_rounds : 3 * o->rounds;
+	bg.t_start = hp_tsc_begin();
+	bg.min_ticks = o->max_rounds ? 0 : (uint64_t)(MIN_BUDGET_S * o->tsc_hz);
+	return bg;
+}
+
+/* Whether round @r may run; the clock is read only once the rounds are
+ * spent. */
+static int within_budget(const struct budget *bg, const struct sampling *s,
+			 unsigned r)
+{
+	return r < s->o->warmup + bg->max_rounds ||
+	       hp_tsc_begin() - bg->t_start < bg->min_ticks;
+}
+
+/*
+ * What the rounds need that is learnt once, before the first: the cost of
+ * the timing itself, a fresh full width and probe, and the calls per
+ * sample of every job (and of the fenced empty call, when a job is
+ * fenced).
+ */
+static void prepare(struct sampling *s)
+{
+	const struct hp_sampler_opts *o = s->o;
+	struct hp_clock_result *clk = s->clk;
+
+	clk->timer_overhead = burst_timer_overhead(s->p, s->base);
 	memset(&clk->floor, 0, sizeof(clk->floor));
 	clk->floor.tolerance = o->freq_tolerance;
 	clk->floor.reference = o->width_ref;
 	clk->best_cpi = INFINITY;
 	hp_probe_init(&clk->probe, o->tsc_hz, clk->timer_overhead);
-	for (j = 0; j < njobs; j++) {
-		struct hp_job *jb = &jobs[j];
+	for (size_t j = 0; j < s->njobs; j++) {
+		struct hp_job *jb = &s->jobs[j];
 
 		if (strcmp(jb->status, "ok"))
 			continue;
-		jb->n = calls_for(p, jb, base, jb->mode, o->burst_ticks,
+		jb->n = calls_for(s->p, jb, s->base, jb->mode, o->burst_ticks,
 				  o->seed);
-		fenced |= jb->n && jb->mode == HP_FENCED;
+		s->fenced |= jb->n && jb->mode == HP_FENCED;
 	}
-	if (fenced)
-		en = calls_for(p, NULL, base, HP_FENCED, o->burst_ticks,
-			       o->seed);
+	if (s->fenced)
+		s->en = calls_for(s->p, NULL, s->base, HP_FENCED,
+				  o->burst_ticks, o->seed);
+}
 
-	for (r = 0; r < o->warmup + max_rounds ||
-		    hp_tsc_begin() - t_start < min_ticks; r++) {
+/* The round's fenced empty call, kept (per call, less the timing's cost)
+ * after warm-up: fenced samples are taken less it (convert()). Returns -1
+ * when out of memory. */
+static int empty_sample(struct sampling *s, int keep)
+{
+	double e = burst(s->p, EMPTY_SITE, s->p->empty_fn, s->base, 0,
+			 HP_FENCED, s->en, s->o->seed);
+
+	if (keep && s->nempty == s->ecap) {
+		s->ecap = s->ecap ? 2 * s->ecap : 256;
+		if (!(s->empty = grow(s->empty, s->ecap, sizeof(double))))
+			return -1;
+	}
+	if (keep)
+		s->empty[s->nempty++] = (e - s->clk->timer_overhead) / s->en;
+	return 0;
+}
+
+/*
+ * One sample of @jb, between the probe before it (already taken) and the
+ * probe after it (taken here); kept after warm-up. A crashed variant takes
+ * no sample. Sits on the timed path, so inline: nothing between the
+ * untimed call, the timed burst and the probe but the vector clean-up.
+ * Returns -1 when out of memory.
+ */
+static inline int take_sample(struct sampling *s, struct hp_job *jb,
+			      double slow, int keep)
+{
+	struct hp_clock_result *clk = s->clk;
+	uint64_t t;
+
+	/* One untimed call first: the job before this one may have evicted
+	 * this buffer or retrained the branch predictors, and a sample of a
+	 * few long calls would carry that cold start into its figure. */
+	if (job_burst(s->p, jb, s->base, 1, s->o->seed, &t))
+		return 0;
+	/* A variant that leaves the vector registers' upper halves dirty
+	 * makes legacy-SSE code after it pay (the gate warns about it): none
+	 * carries it into the next sample, or into the probe. */
+	hp_clean_upper();
+	if (job_burst(s->p, jb, s->base, jb->n, s->o->seed, &t))
+		return 0;
+	hp_clean_upper();
+	if (add_probe(clk, &s->pcap, hp_probe_take(&clk->probe, slow)))
+		return -1;
+	if (!keep)
+		return 0;
+	if (job_room(jb))
+		return -1;
+	jb->ticks[jb->nsamples] = (t * slow - clk->timer_overhead) / jb->n;
+	jb->probe[jb->nsamples] = clk->nprobes - 2;
+	jb->nsamples++;
+	return 0;
+}
+
+/*
+ * Round @r: the fenced empty call, the probe before the first sample, and
+ * one sample of every job still "ok", starting from a different job each
+ * round so that no job always runs first. Returns -1 when out of memory.
+ */
+static int sample_round(struct sampling *s, unsigned r, int keep)
+{
+	double slow = spell_factor(s->o, r);
+
+	if (s->fenced && empty_sample(s, keep))
+		return -1;
+	hp_clean_upper();
+	if (add_probe(s->clk, &s->pcap, hp_probe_take(&s->clk->probe, slow)))
+		return -1;
+	for (size_t i = 0; i < s->njobs; i++) {
+		struct hp_job *jb = &s->jobs[(i + r) % s->njobs];
+
+		if (strcmp(jb->status, "ok"))
+			continue;
+		if (take_sample(s, jb, slow, keep))
+			return -1;
+	}
+	return 0;
+}
+
+/* The kept round (counted from the end of warm-up) of the probes it took
+ * from @first_probe on: convert() takes each sample's batch from it.
+ * Returns -1 when out of memory. */
+static int mark_round(struct sampling *s, unsigned r, unsigned first_probe)
+{
+	struct hp_clock_result *clk = s->clk;
+
+	if (!(s->round_of = grow(s->round_of, s->pcap, sizeof(unsigned))))
+		return -1;
+	for (unsigned q = first_probe; q < clk->nprobes; q++)
+		s->round_of[q] = r - s->o->warmup;
+	clk->rounds_taken = r - s->o->warmup + 1;
+	return 0;
+}
+
+/*
+ * The clean decision after a round: when the round moved full width
+ * (@before is what it was) every kept sample is judged again against the
+ * new one; otherwise only the round's own sample of each job.
+ */
+static void judge_round(struct sampling *s, double before)
+{
+	if (s->clk->best_cpi != before) {
+		rejudge_all(s->jobs, s->njobs, s->clk, s->o);
+		return;
+	}
+	for (size_t j = 0; j < s->njobs; j++)
+		if (!strcmp(s->jobs[j].status, "ok"))
+			judge(&s->jobs[j], s->jobs[j].nsamples - 1, s->clk,
+			      s->o);
+}
+
+/* The stop rule: true once every job has its o->rounds clean samples;
+ * says how far the run is every 16 rounds and at the end (--progress). */
+static int enough_clean(const struct sampling *s, unsigned r)
+{
+	const struct hp_sampler_opts *o = s->o;
+	unsigned least = fewest_clean(s->jobs, s->njobs);
+
+	if (o->progress && (r % 16 == 15 || least >= o->rounds))
+		fprintf(stderr, "progress %u %u\n",
+			least < o->rounds ? least : o->rounds, o->rounds);
+	return least >= o->rounds;
+}
+
+/*
+ * After the rounds: per batch of rounds the median clock and fenced empty
+ * call, the fenced empty call of the whole run, and every job's samples
+ * converted with them. Returns -1 when out of memory.
+ */
+static int finish(struct sampling *s)
+{
+	const struct hp_sampler_opts *o = s->o;
+	struct hp_clock_result *clk = s->clk;
+	unsigned nb = (clk->rounds_taken + o->batch - 1) / o->batch;
+	double *emp_b = NULL, *tmp = NULL;
+	int ret = -1;
+
+	clk->nbatches = nb;
+	clk->tpc = calloc(nb ? nb : 1, sizeof(double));
+	emp_b = calloc(nb ? nb : 1, sizeof(double));
+	tmp = calloc(clk->nprobes > s->nempty ? clk->nprobes + 1
+					      : s->nempty + 1,
+		     sizeof(double));
+	if (!clk->tpc || !emp_b || !tmp)
+		goto out;
+	for (unsigned b = 0; b < nb; b++) {
+		unsigned n = 0, lo = b * o->batch, hi = lo + o->batch;
+
+		for (unsigned q = 0; q < clk->nprobes; q++)
+			if (s->round_of[q] >= lo && s->round_of[q] < hi)
+				tmp[n++] = clk->probes[q].tpc;
+		clk->tpc[b] = hp_median(tmp, n);
+		if (s->fenced) {
+			n = 0;
+			for (unsigned k = lo; k < hi && k < s->nempty; k++)
+				tmp[n++] = s->empty[k];
+			emp_b[b] = hp_median(tmp, n);
+		}
+	}
+	if (s->fenced) {
+		memcpy(tmp, s->empty, s->nempty * sizeof(double));
+		clk->fenced_empty = hp_median(tmp, s->nempty);
+	}
+	for (size_t j = 0; j < s->njobs; j++)
+		if (!strcmp(s->jobs[j].status, "ok"))
+			convert(&s->jobs[j], clk, emp_b, s->round_of, o);
+	ret = 0;
+out:
+	free(emp_b);
+	free(tmp);
+	return ret;
+}
+
+int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
+	      size_t njobs, const uint8_t *base,
+	      const struct hp_sampler_opts *o, struct hp_clock_result *clk)
+{
+	struct budget bg = budget_of(o);
+	struct sampling s = {
+		.p = p, .jobs = jobs, .njobs = njobs, .base = base, .o = o,
+		.clk = clk,
+	};
+	int ret = -1;
+
+	prepare(&s);
+	for (unsigned r = 0; within_budget(&bg, &s, r); r++) {
 		int keep = r >= o->warmup;
-		double slow = spell_factor(o, r);
 		double before = clk->best_cpi;
 		unsigned first_probe = clk->nprobes;
 
-		if (fenced) {
-			double e = burst(p, EMPTY_SITE, p->empty_fn, base, 0,
-					 HP_FENCED, en, o->seed);
-
-			if (keep && nempty == ecap) {
-				ecap = ecap ? 2 * ecap : 256;
-				if (!(empty = grow(empty, ecap, sizeof(double))))
-					goto out;
-			}
-			if (keep)
-				empty[nempty++] = (e - clk->timer_overhead) / en;
-		}
-		hp_clean_upper();
-		if (add_probe(clk, &pcap, hp_probe_take(&clk->probe, slow)))
+		if (sample_round(&s, r, keep))
 			goto out;
-		/* Rotate the starting job so no job always runs first. */
-		for (size_t i = 0; i < njobs; i++) {
-			struct hp_job *jb = &jobs[(i + r) % njobs];
-			uint64_t t;
-
-			if (strcmp(jb->status, "ok"))
-				continue;
-			/* One untimed call first: the job before this one may
-			 * have evicted this buffer or retrained the branch
-			 * predictors, and a sample of a few long calls would
-			 * carry that cold start into its figure. */
-			if (job_burst(p, jb, base, 1, o->seed, &t))
-				continue;
-			/* A variant that leaves the vector registers' upper
-			 * halves dirty makes legacy-SSE code after it pay (the
-			 * gate warns about it): none carries it into the next
-			 * sample, or into the probe. */
-			hp_clean_upper();
-			if (job_burst(p, jb, base, jb->n, o->seed, &t))
-				continue;
-			hp_clean_upper();
-			if (add_probe(clk, &pcap, hp_probe_take(&clk->probe, slow)))
-				goto out;
-			if (!keep)
-				continue;
-			if (job_room(jb))
-				goto out;
-			jb->ticks[jb->nsamples] =
-				(t * slow - clk->timer_overhead) / jb->n;
-			jb->probe[jb->nsamples] = clk->nprobes - 2;
-			jb->nsamples++;
-		}
 		if (!keep) {
 			/* Warm-up probes teach the full width, nothing else. */
 			clk->nprobes = 0;
 			continue;
 		}
-		if (!(round_of = grow(round_of, pcap, sizeof(unsigned))))
+		if (mark_round(&s, r, first_probe))
 			goto out;
-		for (unsigned q = first_probe; q < clk->nprobes; q++)
-			round_of[q] = r - o->warmup;
-		clk->rounds_taken = r - o->warmup + 1;
-		if (clk->best_cpi != before) {
-			rejudge_all(jobs, njobs, clk, o);
-		} else {
-			for (j = 0; j < njobs; j++)
-				if (!strcmp(jobs[j].status, "ok"))
-					judge(&jobs[j], jobs[j].nsamples - 1,
-					      clk, o);
-		}
-		unsigned least = fewest_clean(jobs, njobs);
-
-		if (o->progress && (r % 16 == 15 || least >= o->rounds))
-			fprintf(stderr, "progress %u %u\n",
-				least < o->rounds ? least : o->rounds,
-				o->rounds);
-		if (least >= o->rounds)
+		judge_round(&s, before);
+		if (enough_clean(&s, r))
 			break;
 	}
-
-	/* Per batch of rounds: the median clock and fenced empty call. */
-	nb = (clk->rounds_taken + o->batch - 1) / o->batch;
-	clk->nbatches = nb;
-	clk->tpc = calloc(nb ? nb : 1, sizeof(double));
-	emp_b = calloc(nb ? nb : 1, sizeof(double));
-	tmp = calloc(clk->nprobes > nempty ? clk->nprobes + 1 : nempty + 1,
-		     sizeof(double));
-	if (!clk->tpc || !emp_b || !tmp)
-		goto out;
-	for (b = 0; b < nb; b++) {
-		unsigned n = 0, lo = b * o->batch, hi = lo + o->batch;
-
-		for (unsigned q = 0; q < clk->nprobes; q++)
-			if (round_of[q] >= lo && round_of[q] < hi)
-				tmp[n++] = clk->probes[q].tpc;
-		clk->tpc[b] = hp_median(tmp, n);
-		if (fenced) {
-			n = 0;
-			for (unsigned k = lo; k < hi && k < nempty; k++)
-				tmp[n++] = empty[k];
-			emp_b[b] = hp_median(tmp, n);
-		}
-	}
-	if (fenced) {
-		memcpy(tmp, empty, nempty * sizeof(double));
-		clk->fenced_empty = hp_median(tmp, nempty);
-	}
-	for (j = 0; j < njobs; j++)
-		if (!strcmp(jobs[j].status, "ok"))
-			convert(&jobs[j], clk, emp_b, round_of, o);
-	ret = 0;
+	ret = finish(&s);
 out:
-	free(round_of);
-	free(empty);
-	free(emp_b);
-	free(tmp);
+	free(s.round_of);
+	free(s.empty);
 	return ret;
 }
