@@ -155,15 +155,24 @@ static void gate(struct run_path *rp, const char *file, const void *zero, size_t
 		rp->status = "ok";
 }
 
-int main(int argc, char **argv)
-{
-	const char *dir = NULL, *verify = NULL;
-	char default_paths[] = "write,pwrite,writev,io_uring", *paths = default_paths;
-	uint64_t chunk = 1024, count = 100 * 1024, iterations = 128;
-	uint64_t blocks = 200, calls = 1000, bytes = UINT64_MAX;
+/* What the command line asks for; the defaults are the usage's. */
+struct options {
+	const char *dir, *verify;
+	char *paths;		/* split in place by choose_paths() */
+	uint64_t chunk, count, iterations;
+	uint64_t blocks, calls, bytes;	/* bytes: UINT64_MAX when not given */
+};
 
-	/* Killed, hotpath cannot stop us or remove the folder we write in. */
-	hp_die_with_parent();
+/* The options, every one taking a value; a wrong one exits 2 (usage()). */
+static void parse_options(int argc, char **argv, struct options *op)
+{
+	static char default_paths[] = "write,pwrite,writev,io_uring";
+
+	*op = (struct options){
+		.paths = default_paths, .chunk = 1024, .count = 100 * 1024,
+		.iterations = 128, .blocks = 200, .calls = 1000,
+		.bytes = UINT64_MAX,
+	};
 	for (int i = 1; i < argc; i++) {
 		const char *opt = argv[i];
 
@@ -172,72 +181,86 @@ int main(int argc, char **argv)
 		const char *val = argv[++i];
 
 		if (!strcmp(opt, "--dir"))
-			dir = val;
+			op->dir = val;
 		else if (!strcmp(opt, "--chunk"))
-			chunk = number(opt, val, 1, MAX_CHUNK);
+			op->chunk = number(opt, val, 1, MAX_CHUNK);
 		else if (!strcmp(opt, "--count"))
-			count = number(opt, val, 1, MAX_BYTES);
+			op->count = number(opt, val, 1, MAX_BYTES);
 		else if (!strcmp(opt, "--iterations"))
-			iterations = number(opt, val, 1, 100000);
+			op->iterations = number(opt, val, 1, 100000);
 		else if (!strcmp(opt, "--paths"))
-			paths = argv[i];
+			op->paths = argv[i];
 		else if (!strcmp(opt, "--syscall-blocks"))
-			blocks = number(opt, val, 0, 1000000);
+			op->blocks = number(opt, val, 0, 1000000);
 		else if (!strcmp(opt, "--syscall-calls"))
-			calls = number(opt, val, 1, 10000000);
+			op->calls = number(opt, val, 1, 10000000);
 		else if (!strcmp(opt, "--verify"))
-			verify = val;
+			op->verify = val;
 		else if (!strcmp(opt, "--bytes"))
-			bytes = number(opt, val, 0, MAX_BYTES);
+			op->bytes = number(opt, val, 0, MAX_BYTES);
 		else
 			usage("unknown option");
 	}
-	if (verify) {
-		char why[256];
+}
 
-		if (bytes == UINT64_MAX)
-			usage("--verify FILE needs --bytes B");
-		if (hp_xverify(verify, bytes, why, sizeof(why))) {
-			printf("wrong: %s\n", why);
-			return 1;
-		}
-		printf("ok\n");
-		return 0;
+/* --verify FILE --bytes B: the gate alone, for a file another writer
+ * made; the exit status. */
+static int verify_only(const struct options *op)
+{
+	char why[256];
+
+	if (op->bytes == UINT64_MAX)
+		usage("--verify FILE needs --bytes B");
+	if (hp_xverify(op->verify, op->bytes, why, sizeof(why))) {
+		printf("wrong: %s\n", why);
+		return 1;
 	}
-	if (!dir)
+	printf("ok\n");
+	return 0;
+}
+
+/* What a measuring run needs beyond the values' own ranges (exit 2). */
+static void check_options(const struct options *op)
+{
+	if (!op->dir)
 		usage("--dir DIR is required");
-	if (chunk * count > MAX_BYTES)
+	if (op->chunk * op->count > MAX_BYTES)
 		usage("--chunk x --count: allowed: at most 64 GiB per iteration");
+}
 
-	struct run_path rp[8];
-	size_t n;
-	char file[4096], fs[64];
-
-	memset(rp, 0, sizeof(rp));
-	choose_paths(paths, rp, &n);
-	snprintf(file, sizeof(file), "%s/hotpath-crossing.data", dir);
-	void *zero = calloc(1, chunk);
-
+/* Room for every path's timings, and the zero chunk they write; -1 when
+ * out of memory (checked per path, as the timings need it). */
+static int alloc_paths(struct run_path *rp, size_t n, uint64_t chunk,
+		       uint64_t iterations, void **zero)
+{
+	*zero = calloc(1, chunk);
 	for (size_t k = 0; k < n; k++) {
 		rp[k].ns = calloc(iterations, sizeof(uint64_t));
 		rp[k].ticks = calloc(iterations, sizeof(uint64_t));
-		if (!zero || !rp[k].ns || !rp[k].ticks) {
-			fprintf(stderr, "hotpath-crossing: out of memory\n");
-			return 1;
-		}
+		if (!*zero || !rp[k].ns || !rp[k].ticks)
+			return -1;
 	}
-	for (size_t k = 0; k < n; k++)
-		gate(&rp[k], file, zero, chunk, count);
+	return 0;
+}
 
-	for (unsigned it = 0; it < iterations; it++) {
+/* Every path gated, then the timed iterations round the paths that
+ * passed, the order turned by one each time; the file removed after. */
+static void run_paths(struct run_path *rp, size_t n, const char *file,
+		      const void *zero, const struct options *op)
+{
+	for (size_t k = 0; k < n; k++)
+		gate(&rp[k], file, zero, op->chunk, op->count);
+
+	for (unsigned it = 0; it < op->iterations; it++) {
 		for (size_t j = 0; j < n; j++) {
 			struct run_path *p = &rp[(j + it) % n];
 			int err;
 
 			if (strcmp(p->status, "ok"))
 				continue;
-			err = hp_xiteration(p->path, file, zero, chunk, count, &p->ns[p->done],
-					    &p->ticks[p->done], p->reason, sizeof(p->reason));
+			err = hp_xiteration(p->path, file, zero, op->chunk, op->count,
+					    &p->ns[p->done], &p->ticks[p->done], p->reason,
+					    sizeof(p->reason));
 			if (err)
 				p->status = "failed";
 			else
@@ -245,21 +268,78 @@ int main(int argc, char **argv)
 		}
 	}
 	unlink(file);
+}
 
-	/* The syscall's price, with the ticks-per-cycle measured around it. */
-	uint64_t *sys_ns = calloc(blocks + 1, sizeof(uint64_t));
-	uint64_t *sys_ticks = calloc(blocks + 1, sizeof(uint64_t));
-	double tpc_before = hp_xticks_per_cycle(101);
+/* The syscall's price: op->blocks blocks of op->calls calls, and the
+ * ticks-per-cycle measured before and after them. */
+struct syscall_price {
+	uint64_t *ns, *ticks;
+	double tpc_before, tpc_after;
+};
 
-	for (unsigned b = 0; b < blocks; b++)
-		hp_xsyscall_block((unsigned)calls, &sys_ns[b], &sys_ticks[b]);
-	double tpc_after = hp_xticks_per_cycle(101);
-	double tsc_hz = hp_tsc_hz();	/* the engine's calibration (clock.c) */
+static void price_syscall(const struct options *op, struct syscall_price *sp)
+{
+	sp->ns = calloc(op->blocks + 1, sizeof(uint64_t));
+	sp->ticks = calloc(op->blocks + 1, sizeof(uint64_t));
+	sp->tpc_before = hp_xticks_per_cycle(101);
+
+	for (unsigned b = 0; b < op->blocks; b++)
+		hp_xsyscall_block((unsigned)op->calls, &sp->ns[b], &sp->ticks[b]);
+	sp->tpc_after = hp_xticks_per_cycle(101);
+}
+
+/* One path's object of "paths". */
+static void json_path(struct hp_json *j, const struct run_path *rp)
+{
+	hp_json_obj_begin(j);
+	hp_json_key(j, "name");
+	hp_json_str(j, rp->path->name);
+	hp_json_key(j, "desc");
+	hp_json_str(j, rp->path->desc);
+	hp_json_key(j, "status");
+	hp_json_str(j, rp->status);
+	hp_json_key(j, "reason");
+	hp_json_str(j, strcmp(rp->status, "ok") ? rp->reason : NULL);
+	hp_json_key(j, "ns");
+	json_array(j, rp->ns, rp->done);
+	hp_json_key(j, "ticks");
+	json_array(j, rp->ticks, rp->done);
+	hp_json_obj_end(j);
+}
+
+/* The "syscall" object. */
+static void json_syscall(struct hp_json *j, const struct options *op,
+			 const struct syscall_price *sp)
+{
+	hp_json_obj_begin(j);
+	hp_json_key(j, "name");
+	hp_json_str(j, "getppid");
+	hp_json_key(j, "calls_per_block");
+	hp_json_uint(j, op->calls);
+	hp_json_key(j, "ticks_per_cycle");
+	hp_json_arr_begin(j);
+	hp_json_fixed(j, sp->tpc_before, 6);
+	hp_json_fixed(j, sp->tpc_after, 6);
+	hp_json_arr_end(j);
+	hp_json_key(j, "ns");
+	json_array(j, sp->ns, (unsigned)op->blocks);
+	hp_json_key(j, "ticks");
+	json_array(j, sp->ticks, (unsigned)op->blocks);
+	hp_json_obj_end(j);
+}
+
+/* The "hotpath.crossing/1" document on stdout, with the engine's TSC
+ * calibration (clock.c) and JSON writer (c/bench/json.c); the exit
+ * status. */
+static int write_json(const struct options *op, const struct run_path *rp,
+		      size_t n, const struct syscall_price *sp)
+{
+	double tsc_hz = hp_tsc_hz();
 	struct utsname uts;
 	struct hp_json j;
+	char fs[64];
 
 	uname(&uts);
-	/* the engine's JSON writer (c/bench/json.c) */
 	hp_json_init(&j, stdout);
 	hp_json_obj_begin(&j);
 	hp_json_key(&j, "schema");
@@ -267,15 +347,15 @@ int main(int argc, char **argv)
 	hp_json_key(&j, "kernel");
 	hp_json_str(&j, uts.release);
 	hp_json_key(&j, "dir");
-	hp_json_str(&j, dir);
+	hp_json_str(&j, op->dir);
 	hp_json_key(&j, "fs_type");
-	hp_json_str(&j, hp_xfs_type(dir, fs, sizeof(fs)));
+	hp_json_str(&j, hp_xfs_type(op->dir, fs, sizeof(fs)));
 	hp_json_key(&j, "chunk");
-	hp_json_uint(&j, chunk);
+	hp_json_uint(&j, op->chunk);
 	hp_json_key(&j, "count");
-	hp_json_uint(&j, count);
+	hp_json_uint(&j, op->count);
 	hp_json_key(&j, "iterations");
-	hp_json_uint(&j, iterations);
+	hp_json_uint(&j, op->iterations);
 	hp_json_key(&j, "writev_batch");
 	hp_json_uint(&j, hp_xwritev_batch());
 	hp_json_key(&j, "uring_depth");
@@ -284,41 +364,41 @@ int main(int argc, char **argv)
 	hp_json_fixed(&j, tsc_hz, 0);
 	hp_json_key(&j, "paths");
 	hp_json_arr_begin(&j);
-	for (size_t k = 0; k < n; k++) {
-		hp_json_obj_begin(&j);
-		hp_json_key(&j, "name");
-		hp_json_str(&j, rp[k].path->name);
-		hp_json_key(&j, "desc");
-		hp_json_str(&j, rp[k].path->desc);
-		hp_json_key(&j, "status");
-		hp_json_str(&j, rp[k].status);
-		hp_json_key(&j, "reason");
-		hp_json_str(&j, strcmp(rp[k].status, "ok") ? rp[k].reason : NULL);
-		hp_json_key(&j, "ns");
-		json_array(&j, rp[k].ns, rp[k].done);
-		hp_json_key(&j, "ticks");
-		json_array(&j, rp[k].ticks, rp[k].done);
-		hp_json_obj_end(&j);
-	}
+	for (size_t k = 0; k < n; k++)
+		json_path(&j, &rp[k]);
 	hp_json_arr_end(&j);
 	hp_json_key(&j, "syscall");
-	hp_json_obj_begin(&j);
-	hp_json_key(&j, "name");
-	hp_json_str(&j, "getppid");
-	hp_json_key(&j, "calls_per_block");
-	hp_json_uint(&j, calls);
-	hp_json_key(&j, "ticks_per_cycle");
-	hp_json_arr_begin(&j);
-	hp_json_fixed(&j, tpc_before, 6);
-	hp_json_fixed(&j, tpc_after, 6);
-	hp_json_arr_end(&j);
-	hp_json_key(&j, "ns");
-	json_array(&j, sys_ns, (unsigned)blocks);
-	hp_json_key(&j, "ticks");
-	json_array(&j, sys_ticks, (unsigned)blocks);
-	hp_json_obj_end(&j);
+	json_syscall(&j, op, sp);
 	hp_json_key(&j, "vulnerabilities");
 	json_vulnerabilities(&j);
 	hp_json_obj_end(&j);
 	return fflush(stdout) ? 1 : 0;
+}
+
+int main(int argc, char **argv)
+{
+	struct options op;
+	struct run_path rp[8];
+	struct syscall_price sp;
+	size_t n;
+	char file[4096];
+	void *zero;
+
+	/* Killed, hotpath cannot stop us or remove the folder we write in. */
+	hp_die_with_parent();
+	parse_options(argc, argv, &op);
+	if (op.verify)
+		return verify_only(&op);
+	check_options(&op);
+
+	memset(rp, 0, sizeof(rp));
+	choose_paths(op.paths, rp, &n);
+	snprintf(file, sizeof(file), "%s/hotpath-crossing.data", op.dir);
+	if (alloc_paths(rp, n, op.chunk, op.iterations, &zero)) {
+		fprintf(stderr, "hotpath-crossing: out of memory\n");
+		return 1;
+	}
+	run_paths(rp, n, file, zero, &op);
+	price_syscall(&op, &sp);
+	return write_json(&op, rp, n, &sp);
 }
