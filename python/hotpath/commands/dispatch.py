@@ -21,7 +21,7 @@ from hotpath.destination import check_folder, write_file
 from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.inputs import check_rounds
 from hotpath.protocol import DispatchFacts, Listing, ParsedRow, Steps, parse_row
-from hotpath.results import RunResult
+from hotpath.results import FigureResult, RunResult
 from hotpath.runner import Runner, invoke
 
 MODES = ("latency", "throughput")
@@ -304,7 +304,9 @@ def _contended(result: RunResult) -> float:
     return max((float(w.get("contended_fraction", 0)) for w in widths if w), default=0.0)
 
 
-def run(args: argparse.Namespace) -> int:
+def _check_options(args: argparse.Namespace) -> int:
+    """The options that go together and a --write file that can be written,
+    refused (exit 2) before the runner starts: the rounds."""
     rounds = check_rounds(args.rounds)
     keeps = [o for o, on in (("--write", args.write is not None), ("--save", args.save),
                              ("--system", args.system)) if on]  # fmt: skip
@@ -319,28 +321,13 @@ def run(args: argparse.Namespace) -> int:
         if args.write.is_dir():
             raise UsageError(f"--write '{args.write}': a folder; allowed: a file to write")
         check_folder(args.write.parent, "--write")
-    runner = measure.get_runner()
-    known = measure.listing(runner)
-    in_use = known.dispatch or {}
-    if args.show:
-        return _show(in_use)
-    facts = _facts(known)
-    tried = _read_try(runner, facts, args.try_row) if args.try_row is not None else None
-    where = measured_rows.places(in_use)
-    if (args.save or args.system) and where is None:
-        raise RunnerError("the runner does not say where this CPU's measured row is kept")
-    use_row = (in_use.get("name", ""), in_use.get("text", ""))
-    used: Steps = known.dispatch_steps or {}
-    head = [
-        f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
-        *_indented(use_row[1]),
-    ]
-    if tried is not None:
-        if not use_row[1]:
-            raise RunnerError("the runner does not say which row it uses: nothing to run beside")
-        print("\n".join([*head, *_try_row(runner, facts, args.try_row, *tried, use_row, used,
-                                          rounds)]))  # fmt: skip
-        return 0
+    return rounds
+
+
+def _measure(runner: Runner, known: Listing, facts: DispatchFacts, rounds: int,
+             command_line: str) -> RunResult:  # fmt: skip
+    """Every method of each primitive in the plan, and hotpath's own variant,
+    timed in one run."""
     requests = []
     for primitive, (sizes, aligns) in dispatch.PLAN.items():
         prim = known.primitive(primitive)
@@ -351,7 +338,15 @@ def run(args: argparse.Namespace) -> int:
         wanted = [v for v in (*spec.methods.values(), spec.own) if v in names]
         requests.append(_request(primitive, wanted, sizes, aligns, rounds))
     groups = measure.run_requests(runner, requests, [], show_progress=sys.stderr.isatty())
-    result = measure.new_run("dispatch", groups, 0.05, args.command_line)
+    return measure.new_run("dispatch", groups, 0.05, command_line)
+
+
+def _choose(
+    result: RunResult, facts: DispatchFacts
+) -> tuple[dict[int, list[dispatch.Point]], list[dispatch.Point], list[FigureResult]]:
+    """Per length the method the figures ask for (hp_csum() per address
+    parity, hp_crc32c()), and the figures that were not timed; a primitive
+    with no timed figure at all ends the command (exit 1)."""
     csum = {
         align: dispatch.choose(result, facts.of("csum_partial"), align, facts.csum_short)
         for align in dispatch.PLAN["csum_partial"][1]
@@ -365,19 +360,20 @@ def run(args: argparse.Namespace) -> int:
         why = spoiled[0].reason if spoiled else "no figure"
         raise HotpathError(f"no method could be timed for {', '.join(untimed)} ({why}); no row "
                            "measured, nothing written or kept")  # fmt: skip
-    machine = result.machine
-    name = f"measured-{machine.vendor.lower()}-f{machine.family}m{machine.model}"
-    measured = _row(runner, facts, name, csum, crc)
-    text = measured.text
-    by_primitive = (("csum_partial", csum[0] + csum[1]), ("crc32c", crc))
-    every = [p for _, points in by_primitive for p in points]
-    # no row from the runner: nothing to run the measured row against
-    runs = dispatch.changed(facts, measured.steps, used) if use_row[1] and used else set()
-    if runs:
-        _attach(_run_row(runner, facts, {"new": (name, text), "use": use_row}, runs, rounds),
-                by_primitive)  # fmt: skip
+    return csum, crc, spoiled
+
+
+def _table(
+    result: RunResult,
+    head: list[str],
+    rounds: int,
+    by_primitive: tuple[tuple[str, list[dispatch.Point]], ...],
+    runs: set[str],
+) -> list[str]:
+    """The machine, the row in use and one line per length: the chosen
+    method, its cycles, the row in use's, the predicted gain and the run's."""
     lines = [
-        f"machine: {machine.one_line()}",
+        f"machine: {result.machine.one_line()}",
         *head,
         "",
         "core cycles per call, geometric mean of the latency and throughput medians "
@@ -396,6 +392,18 @@ def run(args: argparse.Namespace) -> int:
                 f"{primitive:<13} {p.size:>8} {addr:>4} {p.method:<19} {p.chosen:9.1f} "
                 f"{in_use_text} {gain} {run_text:>7}" + (f"  ({split})" if split else "")
             )
+    return lines
+
+
+def _notes(
+    every: list[dispatch.Point],
+    spoiled: list[FigureResult],
+    runs: set[str],
+    use_row: tuple[str, str],
+) -> list[str]:
+    """Under the table: the split modes, the untimed figures, the predicted
+    gain, the measured gain (or why the row was not run)."""
+    lines = []
     if any(p.split for p in every):
         lines.append(
             "(in brackets: a mode whose own best method is more than 3% faster than the "
@@ -418,15 +426,21 @@ def run(args: argparse.Namespace) -> int:
         lines.append("the runner does not say which row it uses: the measured row was not run")
     elif not runs:
         lines.append("the measured row names the row in use's steps: nothing to run")
-    lines += ["", "measured row:", *_indented(text)]
-    chosen = text
-    if any(p.run_worse for p in every):
-        chosen, repair = _repair(runner, facts, name, csum, crc, use_row, used, rounds)
-        lines += repair
-    print("\n".join(lines))
-    which = "the repaired row" if chosen != text else "the measured row"
+    return lines
+
+
+def _keep(
+    args: argparse.Namespace,
+    where: measured_rows.Places | None,
+    result: RunResult,
+    rounds: int,
+    chosen: str,
+    which: str,
+) -> None:
+    """--write, --save and --system: the chosen row with its header (the
+    machine, the rounds, the neighbour's share, the hidden features)."""
     contended = _contended(result)
-    header = measured_rows.header(machine.one_line(), rounds, contended,
+    header = measured_rows.header(result.machine.one_line(), rounds, contended,
                                   os.environ.get("HOTPATH_CPU_HIDE", ""))  # fmt: skip
     if contended > measured_rows.NEIGHBOUR_LIMIT:
         print(f"warning: {contended:.0%} of the width probes saw a neighbour on the core: "
@@ -439,4 +453,57 @@ def run(args: argparse.Namespace) -> int:
             path = measured_rows.save(where, header + chosen, system)
             print(f"{which} kept as {path}: libhotpath and libhpsum take it when they load "
                   f"on this CPU ({where.key})")  # fmt: skip
+
+
+def run(args: argparse.Namespace) -> int:
+    rounds = _check_options(args)
+    runner = measure.get_runner()
+    known = measure.listing(runner)
+    in_use = known.dispatch or {}
+    if args.show:
+        return _show(in_use)
+    facts = _facts(known)
+    tried = _read_try(runner, facts, args.try_row) if args.try_row is not None else None
+    where = measured_rows.places(in_use)
+    if (args.save or args.system) and where is None:
+        raise RunnerError("the runner does not say where this CPU's measured row is kept")
+    use_row = (in_use.get("name", ""), in_use.get("text", ""))
+    used: Steps = known.dispatch_steps or {}
+    head = [
+        f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
+        *_indented(use_row[1]),
+    ]
+    if tried is not None:
+        if not use_row[1]:
+            raise RunnerError("the runner does not say which row it uses: nothing to run beside")
+        print("\n".join([*head, *_try_row(runner, facts, args.try_row, *tried, use_row, used,
+                                          rounds)]))  # fmt: skip
+        return 0
+    result = _measure(runner, known, facts, rounds, args.command_line)
+    csum, crc, spoiled = _choose(result, facts)
+    machine = result.machine
+    name = f"measured-{machine.vendor.lower()}-f{machine.family}m{machine.model}"
+    measured = _row(runner, facts, name, csum, crc)
+    text = measured.text
+    by_primitive = (("csum_partial", csum[0] + csum[1]), ("crc32c", crc))
+    every = [p for _, points in by_primitive for p in points]
+    # no row from the runner: nothing to run the measured row against
+    runs = dispatch.changed(facts, measured.steps, used) if use_row[1] and used else set()
+    if runs:
+        _attach(_run_row(runner, facts, {"new": (name, text), "use": use_row}, runs, rounds),
+                by_primitive)  # fmt: skip
+    lines = [
+        *_table(result, head, rounds, by_primitive, runs),
+        *_notes(every, spoiled, runs, use_row),
+        "",
+        "measured row:",
+        *_indented(text),
+    ]
+    chosen = text
+    if any(p.run_worse for p in every):
+        chosen, repair = _repair(runner, facts, name, csum, crc, use_row, used, rounds)
+        lines += repair
+    print("\n".join(lines))
+    which = "the repaired row" if chosen != text else "the measured row"
+    _keep(args, where, result, rounds, chosen, which)
     return 0
