@@ -87,20 +87,6 @@ def settings(args: argparse.Namespace, nodes: int) -> dict[str, Any]:
     }
 
 
-def to_run(
-    docs: dict[int, dict[str, Any]],
-    timings: dict[int, RunResult],
-    model_settings: dict[str, Any],
-    command_line: str,
-    started: str,
-) -> RunResult:
-    """One run of the history: the timing runs merged, the model's statistics
-    as exact figures, both with the slot count in the mode."""
-    return avc_stored.slot_run(
-        COMMAND, SCHEMA, docs, timings, model_settings, command_line, started
-    )
-
-
 @dataclass
 class Recommendation:
     """What --recommend shows: the options timed, why the others are not."""
@@ -191,7 +177,9 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"--trace '{args.trace}': not a file")
     started = measure.now_utc()
     docs, timings = _measure(args, sizes[0])
-    result = to_run(docs, timings, settings(args, sizes[0]), args.command_line, started)
+    result = avc_stored.slot_run(
+        COMMAND, SCHEMA, docs, timings, settings(args, sizes[0]), args.command_line, started
+    )
     rec = from_run(result)  # printed as a stored run renders
     if not rec.options:
         # Not the input's fault: exit 1, with the engine's reason; nothing to keep.

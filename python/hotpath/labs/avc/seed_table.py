@@ -139,20 +139,6 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
     }
 
 
-def to_run(
-    docs: dict[int, dict[str, Any]],
-    timings: dict[int, RunResult],
-    model_settings: dict[str, Any],
-    command_line: str,
-    started: str,
-) -> RunResult:
-    """One run of the history: the timing runs merged, the model's statistics
-    as exact figures, both with the slot count in the mode."""
-    return avc_stored.slot_run(
-        COMMAND, SCHEMA, docs, timings, model_settings, command_line, started
-    )
-
-
 @dataclass
 class Tables:
     """What the seed table shows: the model's result, the timed lookups
@@ -373,7 +359,9 @@ def run(args: argparse.Namespace) -> int:
     check_common(args)  # the history can be written, before anything runs
     started = measure.now_utc()
     docs = _analyses(args)
-    result = to_run(docs, _timings(args), settings(args), args.command_line, started)
+    result = avc_stored.slot_run(
+        COMMAND, SCHEMA, docs, _timings(args), settings(args), args.command_line, started
+    )
     tables = from_run(result)  # printed as a stored run renders
 
     def show() -> None:
