@@ -577,24 +577,24 @@ static const char *avc_promise_name(uint32_t promise)
 	return "the cache built with it finds every key it holds, and no other";
 }
 
-#define HASH(vname, f, d, o)						\
+#define HASH(vname, f, d, o, fl)					\
 	{ .name = vname, .fn = f, .min_len = 1, .max_len = MAX_NODES,	\
-	  .desc = d, .origin = o }
+	  .desc = d, .origin = o, .flags = fl }
 
 static const struct hp_variant avc_variants[] = {
 	HASH("orig", hp_avc_hash_orig,
 	     "ssid ^ (tsid << 2) ^ (tclass << 4): avc_hash() before 6.19",
-	     "security/selinux/avc.c"),
+	     "security/selinux/avc.c", 0),
 	HASH("muladd", hp_avc_hash_muladd,
-	     "the seed's multiply-add hash", "seed 004"),
+	     "the seed's multiply-add hash", "seed 004", 0),
 	HASH("murmur3", hp_avc_hash_murmur3,
 	     "MurmurHash3 over (ssid, tsid, tclass): av_hash() in Linux 6.19",
-	     "security/selinux/avc.c, Linux 6.19"),
+	     "security/selinux/avc.c, Linux 6.19", 0),
 	HASH("jhash", hp_avc_hash_jhash, "jhash_3words(ssid, tsid, tclass, 0)",
-	     "include/linux/jhash.h"),
+	     "include/linux/jhash.h", 0),
 	HASH("hp", hp_avc_hash_hp,
 	     "hotpath's own: the key packed in 64 bits, one 64x64->128 multiply, folded",
-	     "hotpath (c/avc/hash.c)"),
+	     "hotpath (c/avc/hash.c)", HP_V_OWN),
 };
 
 static const size_t avc_sizes[] = { 512, 2048, 8192 };

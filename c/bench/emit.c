@@ -54,7 +54,8 @@ void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz)
 	hp_json_obj_end(j);
 }
 
-static const char *const flag_names[] = { "no_latency", "peer", "user", "kernel" };
+static const char *const flag_names[] = { "no_latency", "peer", "user", "kernel", "own",
+					   "reimplemented" };
 
 /* @row's steps by key: {"csum.even": [["scalar", 0], ...], ...}. */
 void hp_emit_row_steps(struct hp_json *j, const struct hp_dispatch_row *row)

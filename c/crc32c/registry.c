@@ -118,6 +118,7 @@ static const struct hp_variant crc32c_variants[] = {
 	},
 	{
 		.name = "kernel-x86",
+		.flags = HP_V_REIMPL,
 		.fn = hp_crc32c_kernel_x86,
 		.needs = FOLD,
 		.desc = "one stream below 512 bytes, three from 512",
@@ -184,6 +185,7 @@ static const struct hp_variant crc32c_variants[] = {
 	},
 	{
 		.name = "hotpath",
+		.flags = HP_V_OWN,
 		.fn = hp_crc32c,
 		.desc = "hp_crc32c: per-CPU, per-length choice of the above",
 		.origin = "hotpath (crossovers measured, docs/labs/crc32c.md)",

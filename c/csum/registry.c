@@ -92,12 +92,14 @@ static const struct hp_variant csum_variants[] = {
 	},
 	{
 		.name = "kernel-5.17",
+		.flags = HP_V_REIMPL,
 		.fn = hp_csum_kernel_5_17,
 		.desc = "one 64-bit adc chain, 64-byte loop, 32/16/8 steps, tail; odd addresses realigned",
 		.origin = "Linux 5.17 arch/x86/lib/csum-partial_64.c (Eric Dumazet), odd-seed fix applied",
 	},
 	{
 		.name = "kernel-5.17-rc",
+		.flags = HP_V_REIMPL,
 		.fn = hp_csum_kernel_5_17_rc,
 		.desc = "seed baseline: 5.17 before the odd-seed fix; odd address + seed not a multiple of 257 gives a wrong sum",
 		.origin = "first version of Eric Dumazet's 5.17 rewrite, as " SEED " benchmarked it",
@@ -169,6 +171,7 @@ static const struct hp_variant csum_variants[] = {
 	},
 	{
 		.name = "kernel-2023",
+		.flags = HP_V_REIMPL,
 		.fn = hp_csum_kernel_2023,
 		.promise = HP_CSUM_RAW,
 		.desc = "5.17 plus a len == 40 chain and a 64-byte loop of two 32-byte chains with a carry count",
@@ -176,6 +179,7 @@ static const struct hp_variant csum_variants[] = {
 	},
 	{
 		.name = "kernel-2024",
+		.flags = HP_V_REIMPL,
 		.fn = hp_csum_kernel_2024,
 		.promise = HP_CSUM_RAW_EVEN,
 		.desc = "40-byte blocks of five adcq, 80-byte loop of two 40-byte chains, no odd-address handling",
@@ -192,6 +196,7 @@ static const struct hp_variant csum_variants[] = {
 	},
 	{
 		.name = "hp-csum",
+		.flags = HP_V_OWN,
 		.fn = hp_csum,
 		.promise = HP_CSUM_RAW_EVEN,
 		.desc = "hotpath: seed added last; asm adc ladder entered from a chain of compares, vector method from the CPU's dispatch row",

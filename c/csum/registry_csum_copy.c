@@ -86,6 +86,7 @@ static const struct hp_variant copy_variants[] = {
 	},
 	{
 		.name = "kernel",
+		.flags = HP_V_REIMPL,
 		.fn = hp_csum_copy_kernel,
 		.max_len = COPY_MAX,
 		.desc = "64-byte loop: eight loads, one adc chain, eight stores; then words and tail",
@@ -93,6 +94,7 @@ static const struct hp_variant copy_variants[] = {
 	},
 	{
 		.name = "hp",
+		.flags = HP_V_OWN,
 		.fn = hp_csum_copy_hp,
 		.max_len = COPY_MAX,
 		.desc = "per CPU and length: hp-avx2 where the CPU has AVX2 (ahead at every length measured), else memcpy then hp_csum()",

@@ -74,6 +74,7 @@ static const struct hp_variant fold_variants[] = {
 	},
 	{
 		.name = "kernel",
+		.flags = HP_V_REIMPL,
 		.fn = hp_fold_kernel,
 		.min_len = 4, .max_len = 4,
 		.desc = "halves added in the top 16 bits, adc $0xffff, complement",
@@ -81,6 +82,7 @@ static const struct hp_variant fold_variants[] = {
 	},
 	{
 		.name = "hp",
+		.flags = HP_V_OWN,
 		.fn = hp_fold_hp,
 		.min_len = 4, .max_len = 4,
 		.desc = "sum + rol(sum, 16): the end-around sum in the top half, no flags",

@@ -59,6 +59,7 @@ static const struct hp_variant ipf_variants[] = {
 	},
 	{
 		.name = "kernel",
+		.flags = HP_V_REIMPL,
 		.fn = hp_ip_fast_csum_kernel,
 		.min_len = 20, .max_len = 60,
 		.desc = "32-bit adc chain, one dword per loop iteration, carry kept in flags, csum_fold",
@@ -66,6 +67,7 @@ static const struct hp_variant ipf_variants[] = {
 	},
 	{
 		.name = "hp",
+		.flags = HP_V_OWN,
 		.fn = hp_ip_fast_csum_hp,
 		.min_len = 20, .max_len = 60,
 		.desc = "8-byte words on two short chains, rotate-and-add folds",

@@ -83,6 +83,7 @@ static const struct hp_variant v6_variants[] = {
 	},
 	{
 		.name = "kernel",
+		.flags = HP_V_REIMPL,
 		.fn = hp_ipv6_magic_kernel,
 		.min_len = 40, .max_len = 40,
 		.desc = "seed, length and protocol first, then one adc chain over the addresses",
@@ -90,6 +91,7 @@ static const struct hp_variant v6_variants[] = {
 	},
 	{
 		.name = "hp",
+		.flags = HP_V_OWN,
 		.fn = hp_ipv6_magic_hp,
 		.min_len = 40, .max_len = 40,
 		.desc = "addresses on two chains folded first, seed added last",

@@ -16,7 +16,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from hotpath.labs import Lab, lab_for
+from hotpath.labs import Lab, Roles, lab_for
 from hotpath.protocol import Variant
 from hotpath.results import FigureResult, RunResult, unit_name, unit_of
 
@@ -40,10 +40,11 @@ def _emphasised(
     if lab is None:
         return {}
     marked = {}
-    own = lab.own_variant(variants)
+    shown = [v for v in infos if v.name in variants]
+    own = Roles.of(shown).own
     if own is not None:
         marked[own] = "hotpath"
-    kernels = lab.kernel_variants(primitive, [v for v in infos if v.name in variants])
+    kernels = lab.kernel_variants(primitive, shown)
     if kernels:
         marked[kernels[-1]] = "kernel"
     return marked

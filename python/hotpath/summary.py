@@ -10,10 +10,10 @@ figures (median and 95% CI); nothing is a stored sentence:
 - fastest per size band: the columns (alignment, then size) where the same
   variant has the lowest median, and its margin over the next variant
   ("tied" where their intervals overlap);
-- hotpath's own (Lab.own_variant): in how many columns it is fastest or
-  within OWN_NEAR of the fastest, in how many more it is behind by one
-  unit or less (below what the engine can tell apart, as in `compare`),
-  and its worst column;
+- hotpath's own (the variant its registry flags "own", labs.Roles): in
+  how many columns it is fastest or within OWN_NEAR of the fastest, in how
+  many more it is behind by one unit or less (below what the engine can
+  tell apart, as in `compare`), and its worst column;
 - the kernel's newest version against each older one (Lab.kernel_variants):
   the geometric mean of the time ratios over shared columns, and in how
   many columns the intervals say faster or slower;
@@ -38,7 +38,7 @@ from hotpath.findings import (
     LabSummary,
     RunSummary,
 )
-from hotpath.labs import Lab, lab_for
+from hotpath.labs import Lab, Roles, lab_for
 from hotpath.protocol import Variant
 from hotpath.results import FigureResult, RunResult, unit_name
 from hotpath.runstate import state_lines
@@ -91,12 +91,6 @@ def columns(run: RunResult, primitive: str, mode: str) -> list[Column]:
     return [c for c in ranked if (c.best.median or 0.0) >= seedtables.RATIO_FLOOR]
 
 
-def _shown(lab: Lab | None, variant: str) -> str:
-    """A variant's name as the summary says it: a re-implementation of the
-    kernel's code says so (Lab.kernel_label)."""
-    return lab.kernel_label(variant) if lab else variant
-
-
 def _label(lab: Lab | None, size: int, align: int) -> str:
     return lab.column_label(size, align) if lab else f"{size} +{align}"
 
@@ -118,7 +112,7 @@ def _tied(column: Column) -> bool:
     )
 
 
-def _margin(lab: Lab | None, band: list[Column]) -> str:
+def _margin(lab: Lab | None, band: list[Column], roles: Roles) -> str:
     """The band's winner's lead over the next variant, and where it is tied."""
     if all(len(c.ranked) < 2 for c in band):
         return "the only variant timed"
@@ -127,12 +121,12 @@ def _margin(lab: Lab | None, band: list[Column]) -> str:
     parts = []
     if ahead:
         ratios = [c.ratio(c.ranked[1]) for c in ahead]
-        nexts = ", ".join(dict.fromkeys(_shown(lab, c.ranked[1].variant) for c in ahead))
+        nexts = ", ".join(dict.fromkeys(roles.label(c.ranked[1].variant) for c in ahead))
         low, high = _times(min(ratios)), _times(max(ratios))
         span = low if low == high else f"{low[:-1]}-{high}"
         parts.append(f"{span} ahead of {nexts}")
     if ties:
-        names = ", ".join(dict.fromkeys(_shown(lab, c.ranked[1].variant) for c in ties))
+        names = ", ".join(dict.fromkeys(roles.label(c.ranked[1].variant) for c in ties))
         where = (
             ""
             if len(ties) == len(band)
@@ -142,7 +136,7 @@ def _margin(lab: Lab | None, band: list[Column]) -> str:
     return "; ".join(parts)
 
 
-def fastest_bands(lab: Lab | None, cols: list[Column]) -> list[str]:
+def fastest_bands(lab: Lab | None, cols: list[Column], roles: Roles) -> list[str]:
     """'40-256 B even: hp-csum (1.05-1.20x ahead of kernel-2024; tied with dpdk at 64 B even)'."""
     bands: list[list[Column]] = []
     for col in cols:
@@ -152,8 +146,8 @@ def fastest_bands(lab: Lab | None, cols: list[Column]) -> list[str]:
         else:
             bands.append([col])
     return [
-        f"{_band_label(lab, band[0], band[-1])}: {_shown(lab, band[0].best.variant)} "
-        f"({_margin(lab, band)})"
+        f"{_band_label(lab, band[0], band[-1])}: {roles.label(band[0].best.variant)} "
+        f"({_margin(lab, band, roles)})"
         for band in bands
     ]
 
@@ -322,12 +316,13 @@ def _primary(
 ) -> list[Finding]:
     """Bands, hotpath's own and the kernel for one of the lab's main primitives."""
     names = [v.name for v in variants]
+    roles = Roles.of(variants)
     unit = unit_name(next(iter(per_mode.values()))[0].best.unit)
     fastest = Finding("fastest", f"{primitive}: the fastest correct variant per size band ({unit})")
     for mode, cols in per_mode.items():
-        fastest.details.extend(f"{mode}, {line}" for line in fastest_bands(lab, cols))
+        fastest.details.extend(f"{mode}, {line}" for line in fastest_bands(lab, cols, roles))
     found = [fastest]
-    own = lab.own_variant(names) if lab else None
+    own = roles.own
     if own is not None:
         lines = {mode: own_line(lab, own, cols) for mode, cols in per_mode.items()}
         tone = BAD if any(t == BAD for _, t in lines.values()) else GOOD
@@ -337,7 +332,7 @@ def _primary(
     if lab is None:
         return found
     kernels = lab.kernel_variants(primitive, variants)
-    label = lab.kernel_label
+    label = roles.label
     if len(kernels) > 1:
         finding = Finding(
             "kernel", f"{primitive}: the kernel's newest, {label(kernels[-1])}, takes"
@@ -363,12 +358,17 @@ def _primary(
             f"{count} ({primitive}, {mode})"
         )
         found.append(finding)
-    found.extend(_fidelity(lab, primitive, per_mode, names, threshold))
+    found.extend(_fidelity(lab, primitive, per_mode, roles, names, threshold))
     return found
 
 
 def _fidelity(
-    lab: Lab, primitive: str, per_mode: dict[str, list[Column]], names: list[str], threshold: float
+    lab: Lab,
+    primitive: str,
+    per_mode: dict[str, list[Column]],
+    roles: Roles,
+    names: list[str],
+    threshold: float,
 ) -> list[Finding]:
     """Each re-implementation beside the real kernel whose code it re-implements."""
     found = []
@@ -376,7 +376,7 @@ def _fidelity(
         if reimpl not in names or real not in names:
             continue
         finding = Finding(
-            "fidelity", f"{primitive}: {lab.kernel_label(reimpl)} against {real}, the real code"
+            "fidelity", f"{primitive}: {roles.label(reimpl)} against {real}, the real code"
         )
         for mode, cols in per_mode.items():
             line = kernel_line(reimpl, real, cols, threshold)
@@ -386,15 +386,13 @@ def _fidelity(
     return found
 
 
-def _secondary(
-    lab: Lab | None, primitive: str, per_mode: dict[str, list[Column]], names: list[str]
-) -> Finding:
+def _secondary(primitive: str, per_mode: dict[str, list[Column]], roles: Roles) -> Finding:
     """One line for a primitive beside the lab's main ones (csum_fold beside csum_partial)."""
     cols = [c for mode_cols in per_mode.values() for c in mode_cols]
     winners = Counter(c.best.variant for c in cols)
-    said = ", ".join(f"{_shown(lab, name)} in {n}" for name, n in winners.most_common())
+    said = ", ".join(f"{roles.label(name)} in {n}" for name, n in winners.most_common())
     text = f"{primitive}: fastest {said} of {len(cols)} columns (all modes)"
-    own = lab.own_variant(names) if lab else None
+    own = roles.own
     tone = NEUTRAL
     if own is not None:
         count, _, near = own_counts(own, cols)
@@ -409,6 +407,7 @@ def summarize_lab(run: RunResult, lab_name: str, threshold: float = 0.0) -> LabS
     for primitive in run.primitives():
         variants = [v.info for v in run.variants if v.primitive == primitive and v.lab == lab_name]
         names = [v.name for v in variants]
+        roles = Roles.of(variants)
         modes = dict.fromkeys(f.mode for f in run.figures if f.primitive == primitive)
         per_mode = {m: cols for m in modes if (cols := columns(run, primitive, m))}
         if not names or not per_mode:
@@ -417,7 +416,7 @@ def summarize_lab(run: RunResult, lab_name: str, threshold: float = 0.0) -> LabS
             primary = _primary(lab, primitive, per_mode, variants, threshold)
             summary.findings.extend(primary)
             summary.headline["kernel"].extend(f.headline for f in primary if f.headline)
-            own = lab.own_variant(names) if lab else None
+            own = roles.own
             if own is not None:
                 every = [c for mode_cols in per_mode.values() for c in mode_cols]
                 count, _, near = own_counts(own, every)
@@ -428,10 +427,10 @@ def summarize_lab(run: RunResult, lab_name: str, threshold: float = 0.0) -> LabS
             mode, cols = next(iter(per_mode.items()))
             summary.headline["fastest"].append(f"{primitive} ({mode}):")
             summary.headline["fastest"].extend(
-                f"  {band.split(' (', 1)[0]}" for band in fastest_bands(lab, cols)
+                f"  {band.split(' (', 1)[0]}" for band in fastest_bands(lab, cols, roles)
             )
         else:
-            summary.findings.append(_secondary(lab, primitive, per_mode, names))
+            summary.findings.append(_secondary(primitive, per_mode, roles))
     if lab is not None:
         claims, counted = _claims(lab, run, threshold)
         summary.findings.extend(claims)

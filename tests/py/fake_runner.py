@@ -61,13 +61,13 @@ PRIMITIVES = {
         "default_sizes": [40],
         "variants": [
             variant("rfc1071-ref"),
-            variant("kernel-5.17", needs=["adx"]),
+            variant("kernel-5.17", needs=["adx"], flags=["reimplemented"]),
             variant("zero-input", flags=["no_latency"]),
             variant("odd-broken", status="wrong", failure=WRONG_CASE),
             variant("avx512-wide", status="skipped", reason="needs avx512bw", needs=["avx512bw"]),
             variant("isal", status="unavailable", reason="built without libisal-dev"),
             # seed 000's ladder, for `hotpath csum --seed-table`
-            variant("kernel-5.17-rc", status="wrong", failure=WRONG_CASE),
+            variant("kernel-5.17-rc", status="wrong", failure=WRONG_CASE, flags=["reimplemented"]),
             variant("seed-specialised"),
             variant("seed-no-odd"),
             variant("seed-dead-code"),
@@ -76,7 +76,7 @@ PRIMITIVES = {
             variant("seed-two-streams-published", status="wrong", failure=WRONG_CASE),
             variant("seed-32bit"),
             variant("seed-zero-sum", flags=["no_latency"]),
-            variant("hp-csum"),
+            variant("hp-csum", flags=["own"]),
         ],
     },
     # A primitive of the csum lab beside its default: reached with --primitive.
@@ -84,19 +84,23 @@ PRIMITIVES = {
         "lab": "csum",
         "seed_name": "sum",
         "default_sizes": [4],
-        "variants": [variant("ref"), variant("hp")],
+        "variants": [variant("ref"), variant("hp", flags=["own"])],
     },
     "avc_lookup": {
         "lab": "avc",
         "seed_name": "node",
         "default_sizes": [512, 2048, 8192],
-        "variants": [variant("orig"), variant("murmur3"), variant("hp")],
+        "variants": [variant("orig"), variant("murmur3"), variant("hp", flags=["own"])],
     },
     "crc32c": {
         "lab": "crc32c",
         "seed_name": "crc",
         "default_sizes": [],
-        "variants": [variant("bitwise-ref"), variant("sse42-1stream"), variant("hotpath")],
+        "variants": [
+            variant("bitwise-ref"),
+            variant("sse42-1stream"),
+            variant("hotpath", flags=["own"]),
+        ],
     },
     "crc32c_combine": {
         "lab": "crc32c",
@@ -112,7 +116,7 @@ PRIMITIVES = {
             variant("generic-matrix"),
             variant("generic-gf2mul"),
             variant("chained"),
-            variant("hotpath"),
+            variant("hotpath", flags=["own"]),
         ],
     },
     "skb_crc32c_nonlinear": {
@@ -123,7 +127,7 @@ PRIMITIVES = {
             variant("generic-matrix"),
             variant("generic-gf2mul"),
             variant("chained"),
-            variant("hotpath"),
+            variant("hotpath", flags=["own"]),
         ],
     },
 }

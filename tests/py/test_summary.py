@@ -6,7 +6,7 @@ from pathlib import Path
 import pytest
 
 from hotpath import summary
-from hotpath.labs import LABS
+from hotpath.labs import LABS, Roles
 from hotpath.protocol import Variant
 from hotpath.results import FigureResult
 
@@ -37,7 +37,8 @@ def test_bands_join_sizes_with_one_winner_and_say_ties():
         fig("hp-csum", 64, 10.0), fig("kernel-2024", 64, 10.05),  # CIs overlap: a tie
         fig("kernel-2024", 1500, 100.0), fig("hp-csum", 1500, 120.0),
     )  # fmt: skip
-    assert summary.fastest_bands(CSUM, columns) == [
+    roles = Roles(own="hp-csum", reimplemented=frozenset({"kernel-2024"}))
+    assert summary.fastest_bands(CSUM, columns, roles) == [
         "40-64 B even: hp-csum (1.12x ahead of re-implemented kernel-2024; tied with "
         "re-implemented kernel-2024 at 64 B even)",
         "1500 B even: re-implemented kernel-2024 (1.20x ahead of hp-csum)",
@@ -88,13 +89,19 @@ def variant(name, flags=(), origin=""):
     return Variant(name, "", origin, [], list(flags), "ok", None, None, None)
 
 
-def test_lineage_and_own_variant_come_from_the_lab():
+def test_lineage_from_the_lab_roles_from_the_registry():
+    """Which variant is hotpath's own and which re-implement the kernel is
+    what the registry flags, never what the names look like."""
     names = ["rfc1071-ref", "kernel-5.17-rc", "kernel-2024", "kernel-5.17", "hp-csum", "hp"]
-    variants = [variant(n) for n in names]
+    flags = {"hp-csum": ["own"], "kernel-5.17-rc": ["reimplemented"],
+             "kernel-2024": ["reimplemented"], "kernel-5.17": ["reimplemented"]}  # fmt: skip
+    variants = [variant(n, flags.get(n, ())) for n in names]
     assert CSUM.kernel_variants("csum_partial", variants) == ("kernel-5.17", "kernel-2024")
-    assert CSUM.own_variant(names) == "hp-csum"
-    crc = [variant("kernel-x86"), variant("hotpath")]
+    assert Roles.of(variants).own == "hp-csum"
+    assert Roles.of([variant(n) for n in names]) == Roles()  # no flags: no guess
+    crc = [variant("kernel-x86", ["reimplemented"]), variant("hotpath", ["own"])]
     assert LABS["crc32c"].kernel_variants("crc32c", crc) == ("kernel-x86",)
+    assert LABS["crc32c"].kernel_variants("crc32c", [variant("kernel-x86")]) == ()
 
 
 def test_real_kernels_win_over_reimplementations_ordered_by_version():
@@ -104,14 +111,15 @@ def test_real_kernels_win_over_reimplementations_ordered_by_version():
         variant("linux-6.12:pcl", ["kernel"], "x.S, Linux 6.12.117: Debian linux-source-6.12"),
         variant("linux-6.1", ["kernel"], "x.c, Linux 6.1.192: Debian linux-source-6.1"),
     ]
-    variants = [variant("kernel-2024"), variant("kernel-5.17"), *real]
+    variants = [variant("kernel-2024", ["reimplemented"]), variant("kernel-5.17"), *real]
     assert CSUM.kernel_variants("csum_partial", variants) == (
         "linux-6.1",
         "linux-6.12",
         "linux-HEAD+dirty",
     )
-    assert CSUM.kernel_label("kernel-2024") == "re-implemented kernel-2024"
-    assert CSUM.kernel_label("linux-6.12") == "linux-6.12"
+    roles = Roles.of(variants)
+    assert roles.label("kernel-2024") == "re-implemented kernel-2024"
+    assert roles.label("linux-6.12") == "linux-6.12"
 
 
 @pytest.mark.usefixtures("fake_runner")

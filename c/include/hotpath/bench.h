@@ -43,6 +43,12 @@ enum hp_variant_flag {
 	/* The kernel's own code, built from a kernel tree (--with-kernel;
 	 * python/hotpath/kernelsrc): not a re-implementation. */
 	HP_V_KERNEL = 1u << 3,
+	/* hotpath's own implementation of the primitive: the one a user
+	 * links (hp_csum, hp_crc32c, ...); the reports set it beside the rest. */
+	HP_V_OWN = 1u << 4,
+	/* A re-implementation of a released kernel's code (kernel-5.17,
+	 * kernel-x86), as opposed to the kernel's own code (HP_V_KERNEL). */
+	HP_V_REIMPL = 1u << 5,
 };
 
 struct hp_variant {

@@ -14,7 +14,7 @@ names its lab), never declared again here.
 """
 
 from hotpath.labs import avc, crc32c, crossing, csum, tune
-from hotpath.labs.lab import Lab, Part, Suite
+from hotpath.labs.lab import Lab, Part, Roles, Suite
 from hotpath.results import RunResult
 
 ALL_LABS: tuple[Lab, ...] = (csum.LAB, crc32c.LAB, avc.LAB, crossing.LAB, tune.LAB)
@@ -35,7 +35,7 @@ CALIBRATE = Lab(
     show_align=False,
 )
 
-__all__ = ["ALL_LABS", "LABS", "Lab", "Part", "Suite", "enrich", "lab_for"]
+__all__ = ["ALL_LABS", "LABS", "Lab", "Part", "Roles", "Suite", "enrich", "lab_for"]
 
 
 def lab_for(name: str) -> Lab | None:

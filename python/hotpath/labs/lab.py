@@ -77,6 +77,27 @@ class Suite:
 
 
 @dataclass(frozen=True)
+class Roles:
+    """What a primitive's registry says its variants are (their flags in the
+    runner's listing): hotpath's own ("own") and the re-implementations of
+    a released kernel's code ("reimplemented"). Never guessed from names."""
+
+    own: str | None = None
+    reimplemented: frozenset[str] = frozenset()
+
+    @classmethod
+    def of(cls, variants: "Sequence[Variant]") -> "Roles":
+        return cls(
+            own=next((v.name for v in variants if "own" in v.flags), None),
+            reimplemented=frozenset(v.name for v in variants if "reimplemented" in v.flags),
+        )
+
+    def label(self, name: str) -> str:
+        """How a summary names a variant: a re-implementation says so."""
+        return f"re-implemented {name}" if name in self.reimplemented else name
+
+
+@dataclass(frozen=True)
 class Lab:
     """A lab as the Python side sees it. Which primitives belong to it is
     the runner's to say (`hotpath-bench list`: each primitive names its
@@ -186,19 +207,14 @@ class Lab:
             return plan
         return PrimitivePlan(sizes=own, aligns=plan.aligns, modes=plan.modes)
 
-    def own_variant(self, names: list[str]) -> str | None:
-        """hotpath's own implementation among a primitive's variants: "hotpath",
-        else "hp-<lab>", else "hp" (the names the runner's registries use)."""
-        return next((n for n in ("hotpath", f"hp-{self.name}", "hp") if n in names), None)
-
     def kernel_variants(self, primitive: str, variants: "Sequence[Variant]") -> tuple[str, ...]:
         """The kernel's variants of a primitive among `variants`, oldest first.
 
         The real kernels' own code where the run has it (flagged "kernel",
         hotpath.kernelsrc: ordered by the version their origin names; a
         path of a kernel's dispatch, "linux-6.12:pcl", is not a kernel of
-        its own); else the re-implementations: the lab's lineage, else the
-        one variant named "kernel" or "kernel-*".
+        its own); else the re-implementations (flagged "reimplemented" by
+        their registry): the lab's lineage, else the only one.
         """
         real = [v for v in variants if "kernel" in v.flags and ":" not in v.name]
         if real:
@@ -208,17 +224,8 @@ class Lab:
         lineage = self.kernel_lineage.get(primitive)
         if lineage is not None:
             return tuple(n for n in lineage if n in names)
-        kernel = [n for n in names if self.reimplemented(n)]
+        kernel = sorted(Roles.of(variants).reimplemented)
         return tuple(kernel[:1]) if len(kernel) == 1 else ()
-
-    def reimplemented(self, name: str) -> bool:
-        """A variant that re-implements the kernel's code (kernel, kernel-*),
-        as opposed to a real kernel's (linux-*, flagged "kernel")."""
-        return name == "kernel" or name.startswith("kernel-")
-
-    def kernel_label(self, name: str) -> str:
-        """How a summary names a kernel variant: a re-implementation says so."""
-        return f"re-implemented {name}" if self.reimplemented(name) else name
 
     def align_label(self, align: int) -> str:
         return self.align_names.get(align, f"+{align}")

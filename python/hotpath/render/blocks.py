@@ -18,7 +18,7 @@ is, from which tools and model, and where it does not apply.
 import itertools
 from dataclasses import dataclass, field
 
-from hotpath.labs import Lab, lab_for
+from hotpath.labs import Lab, Roles, lab_for
 from hotpath.render.symbols import APPROX, PLUS_MINUS
 from hotpath.results import Bound, BoundModel, FigureResult, RunResult, VariantResult, unit_name
 from hotpath.stats import intervals_overlap
@@ -165,7 +165,8 @@ def _reimplemented(lab: Lab, primitive: str, variants: list[VariantResult]) -> l
     """A line naming the table's re-implementations of the kernel's code
     (and, where the run has it, each one's real counterpart)."""
     names = [v.info.name for v in variants]
-    mine = [n for n in names if lab.reimplemented(n)]
+    reimplemented = Roles.of([v.info for v in variants]).reimplemented
+    mine = [n for n in names if n in reimplemented]
     if not mine:
         return []
     real = lab.counterparts.get(primitive, {})
