@@ -112,8 +112,10 @@ void hp_emit_dispatch_facts(struct hp_json *j)
 		for (int i = 0; i < 2 && d->keys[i]; i++)
 			hp_json_str(j, d->keys[i]);
 		hp_json_arr_end(j);
+		/* hotpath's own variant, the one that runs the row in use: its
+		 * registry flags it (HP_V_OWN), not this table. */
 		hp_json_key(j, "own");
-		hp_json_str(j, d->own);
+		hp_json_str(j, hp_own_variant(hp_primitive_find(d->primitive)));
 		hp_json_key(j, "methods");
 		hp_json_arr_begin(j);
 		for (int m = d->first; m < d->n; m++) {

@@ -41,3 +41,11 @@ const struct hp_primitive *hp_primitive_find(const char *name)
 			return *p;
 	return NULL;
 }
+
+const char *hp_own_variant(const struct hp_primitive *p)
+{
+	for (size_t i = 0; p && i < p->nvariants; i++)
+		if (p->variants[i].flags & HP_V_OWN)
+			return p->variants[i].name;
+	return "";
+}

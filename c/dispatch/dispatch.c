@@ -51,9 +51,9 @@ static const struct hp_dispatch_method crc32c_methods[HP_CRC32C_NMETHODS] = {
 };
 
 const struct hp_dispatch_primitive hp_dispatch_primitives[HP_DISPATCH_NPRIMITIVES] = {
-	[HP_DISPATCH_CSUM] = { "csum_partial", { "csum.even", "csum.odd" }, "hp-csum",
+	[HP_DISPATCH_CSUM] = { "csum_partial", { "csum.even", "csum.odd" },
 			       csum_methods, HP_CSUM_PATH_SCALAR, HP_CSUM_NPATHS },
-	[HP_DISPATCH_CRC32C] = { "crc32c", { "crc32c", NULL }, "hotpath",
+	[HP_DISPATCH_CRC32C] = { "crc32c", { "crc32c", NULL },
 				 crc32c_methods, 0, HP_CRC32C_NMETHODS },
 };
 

@@ -136,6 +136,8 @@ struct hp_primitive {
 /* Primitives the runner knows, NULL-terminated (c/bench/primitives.c). */
 extern const struct hp_primitive *const hp_primitives[];
 const struct hp_primitive *hp_primitive_find(const char *name);
+/* The name of the variant its registry flags HP_V_OWN, or "" (none, or p NULL). */
+const char *hp_own_variant(const struct hp_primitive *p);
 
 /* Who made this CPU and which one it is (cpuid leaves 0, 1, 80000002h-4h). */
 struct hp_cpu_id {

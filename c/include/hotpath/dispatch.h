@@ -132,7 +132,6 @@ struct hp_dispatch_method {
 struct hp_dispatch_primitive {
 	const char *primitive;		/* the runner's name: csum_partial, crc32c */
 	const char *keys[2];		/* its row keys ([1] NULL: one key) */
-	const char *own;		/* hotpath's own variant */
 	const struct hp_dispatch_method *methods;
 	int first, n;			/* methods[first .. n - 1] */
 };
