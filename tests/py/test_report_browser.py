@@ -109,4 +109,4 @@ def test_stored_run_and_comparison_in_chromium(cli, browser, tmp_path: Path, mon
     assert res.status == 0, res.err
     check_page(browser, compare / "compare.html", "compare-first-screen.png")
     text = browser.find_element("id", "summary").text
-    assert "B is faster in 0, slower in" in text
+    assert "B is faster (better) in 0, slower (worse) in" in text
