@@ -27,14 +27,6 @@
 
 #include "crc32c_internal.h"
 
-/* HP_CPU_* bits of this CPU: hp_cpu_features(), the engine's one
- * detector (cpuid checked against XCR0, cached), kept for callers of
- * this lab's header. */
-uint32_t hp_crc32c_cpu(void)
-{
-	return hp_cpu_features();
-}
-
 #define NEED_FOLD	(HP_CPU_SSE42 | HP_CPU_PCLMUL)
 #define NEED_AVX512	(NEED_FOLD | HP_CPU_AVX512F | HP_CPU_AVX512BW | \
 			 HP_CPU_AVX512VL | HP_CPU_VPCLMUL)

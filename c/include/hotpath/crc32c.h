@@ -89,9 +89,6 @@ uint32_t hp_crc32c_fused(uint32_t crc, const void *buf, size_t len);
 uint32_t hp_crc32c_isal(uint32_t crc, const void *buf, size_t len);
 uint32_t hp_crc32c_dpdk(uint32_t crc, const void *buf, size_t len);
 
-/* HP_CPU_* bits (hotpath/bench.h) of this CPU, from cpuid, cached. */
-uint32_t hp_crc32c_cpu(void);
-
 /* ---- shift and combine ---- */
 
 /**
