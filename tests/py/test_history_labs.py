@@ -19,10 +19,15 @@ KINDS = ("faster", "slower", "better", "worse", "higher", "lower", "same value",
 @pytest.mark.runner
 @pytest.mark.usefixtures("real_runner")
 def test_every_lab_in_one_history(cli, tmp_path, monkeypatch):
+    every_lab(cli, tmp_path, monkeypatch, str(tmp_path / "h.sqlite"))
+
+
+def every_lab(cli, tmp_path, monkeypatch, db: str) -> None:
+    """Two runs of each lab into `db` (a file or a PostgreSQL URL), then
+    history and compare over them."""
     if not PROGRAM.is_file():
         pytest.fail(f"{PROGRAM} is not built: run make")
     monkeypatch.setenv("HOTPATH_CROSSING", str(PROGRAM))
-    db = str(tmp_path / "h.sqlite")
     root = make_root(tmp_path)
     prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
     commands = {

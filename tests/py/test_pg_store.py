@@ -217,3 +217,13 @@ def test_writer_killed_mid_run_leaves_no_partial_run(cluster, tmp_path, fake_run
     store.close()
     status, _, err = finished(hotpath(*CSUM, "--db", where))  # the store takes runs again
     assert status == 0, err
+
+
+@pytest.mark.runner
+@pytest.mark.usefixtures("real_runner")
+def test_every_lab_into_postgresql(cluster, cli, tmp_path, monkeypatch):
+    """Everywhere --db FILE works, a PostgreSQL URL does: each of the five
+    labs stores there, history lists them, compare judges each pair."""
+    from test_history_labs import every_lab
+
+    every_lab(cli, tmp_path, monkeypatch, cluster.new_database())
