@@ -122,8 +122,8 @@ def test_the_recorded_facts_are_the_runners_and_its_parser_reads_rows():
     row = _parse(runner, use)
     assert row.ok and row.name == "a" and row.steps["csum.even"] == [("scalar", 0), ("avx2", 512)]
     assert row.text == use.replace("  512", " 512").replace(" # c", "")
-    bad = _parse(runner, use.replace("avx2  512", "avx2 128"))
-    assert not bad.ok and bad.error == "line 2: csum.even: no vector method below 256 bytes"
+    bad = _parse(runner, use.replace("avx2  512", "avx2 64"))
+    assert not bad.ok and bad.error == "line 2: csum.even: no vector method below 96 bytes"
 
 
 def test_run_gains_are_in_use_over_measured_per_length():

@@ -44,12 +44,15 @@
  * make the library read without end. */
 #define HP_ROW_FILE_MAX 4096
 /* Lengths below this always take hp_csum()'s scalar path: a row cannot
- * start a vector method before it (no load of the row there).
- * Measured on a Zen 3 (EPYC family 25 model 1): with the row consulted
- * from 64 bytes, hp_csum() took 15.1 cycles at 64 bytes against 10.1 with
- * this bound; no CPU measured so far gains from a vector method below
- * 256 bytes by more than that costs. */
-#define HP_CSUM_SHORT 256
+ * start a vector method before it. Up to 80 bytes hp_csum() never loads
+ * the row (its adc ladder; consulting the row from 64 bytes had cost 5
+ * cycles at 64 bytes on a Zen 3, 15.1 against 10.1); past 80 it compares
+ * the length with the row's first vector step in any case, so a bound
+ * above 80 costs no CPU anything. 96: on an Emerald Rapids (family 6
+ * model 207) hp-csum-avx512 takes 14.0 core cycles at 128 and 192 bytes
+ * where the scalar path takes 17.0 and 20.6 (latency, 2026-11-26), and
+ * the scalar path still wins at 96 (15.0 against 15.5). */
+#define HP_CSUM_SHORT 96
 
 struct hp_steps {
 	uint32_t from[HP_STEPS_MAX];	/* ascending, from[0] == 0 */
