@@ -21,7 +21,6 @@ import json
 import os
 import sqlite3
 import time
-import uuid
 import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager, suppress
@@ -29,36 +28,20 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-import numpy as np
 import sqlalchemy as sa
 from sqlalchemy import event
 from sqlalchemy.pool import NullPool
 
 from hotpath.db import migrate, schema
 from hotpath.db.location import DbLocation, DbUrl, connect_args, from_environment, parse_location
+from hotpath.db.rows import figure_from_row, figure_row, run_from_row, run_values
 from hotpath.destination import can_write, pseudo_root
 from hotpath.errors import StoreError, UsageError
 from hotpath.inputs import ascii_int, shown
 from hotpath.machine import Fingerprint
-from hotpath.protocol import parse_variant
-from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult, VariantResult
+from hotpath.results import FigureResult, RunResult
 
 SCHEMA_VERSION = schema.SCHEMA_VERSION
-# Columns versions 2 and 3 added, oldest first: (table, column, declaration),
-# as migrations 0002 and 0003 add them (the tests make older histories
-# from a new one by dropping these). Version 2: the width probe and
-# replicas. Version 3: every lab's figures (which way is better), bounds,
-# graphs and lab sections. Version 4 (runs.uid, figures.seq) is 0004's.
-ADDED_COLUMNS = (
-    ("figures", "samples_taken", "INTEGER NOT NULL DEFAULT 0"),
-    ("figures", "kept_fraction", "REAL"),
-    ("figures", "min_share", "REAL"),
-    ("figures", "short", "INTEGER NOT NULL DEFAULT 0"),
-    ("figures", "replica_medians", "TEXT"),
-    ("figures", "better", "TEXT NOT NULL DEFAULT 'lower'"),
-    ("figures", "bound_json", "TEXT"),
-    ("runs", "extras_json", "TEXT"),
-)
 SQLITE_HEADER = b"SQLite format 3\x00"
 ALLOWED = (
     "--db wants a SQLite file hotpath created, or (to store a run) a new file in a writable folder"
@@ -97,16 +80,6 @@ def db_path(args: Any) -> DbLocation:
 def storing(args: Any) -> bool:
     """Whether a command keeps its run (no --no-store)."""
     return not getattr(args, "no_store", False)
-
-
-def pack_samples(samples: np.ndarray) -> bytes:
-    return zlib.compress(np.asarray(samples, dtype="<f8").tobytes())
-
-
-def unpack_samples(blob: bytes | None) -> np.ndarray:
-    if not blob:
-        return np.empty(0, dtype=np.float64)
-    return np.frombuffer(zlib.decompress(blob), dtype="<f8").astype(np.float64)
 
 
 def _reason(err: BaseException) -> str:
@@ -453,7 +426,7 @@ class Store:
         None) if it cannot be."""
         with self._writing(run):
             conn = self._begin()
-            run.run_id = self._insert(conn, run, _run_values(run))
+            run.run_id = self._insert(conn, run, run_values(run))
             self._commit()
         assert run.run_id is not None
         return run.run_id
@@ -463,7 +436,7 @@ class Store:
         it, rollback() (or closing the store) drops it. StoreError if it cannot be."""
         with self._writing(run):
             conn = self._begin()
-            run.run_id = self._insert(conn, run, _run_values(run))
+            run.run_id = self._insert(conn, run, run_values(run))
         return run.run_id
 
     def commit(self, run: RunResult) -> None:
@@ -478,8 +451,8 @@ class Store:
     def _insert(self, conn: sa.Connection, run: RunResult, values: dict[str, Any]) -> int:
         statement = sa.insert(schema.runs).returning(schema.runs.c.id)
         run_id = int(conn.execute(statement, values).scalar_one())
-        rows = [_figure_row(run_id, seq, f) for seq, f in enumerate(run.figures)]
-        _insert_figures(conn, rows)
+        figures = [figure_row(run_id, seq, f) for seq, f in enumerate(run.figures)]
+        _insert_figures(conn, figures)
         return run_id
 
     def copy_in(self, run_row: dict[str, Any], figure_rows: list[dict[str, Any]]) -> int | None:
@@ -601,7 +574,7 @@ class Store:
         runs: dict[int, list[FigureResult]] = {}
         for row in rows:
             fig = row._mapping
-            runs.setdefault(int(fig["run_id"]), []).append(_figure_from_row(fig))
+            runs.setdefault(int(fig["run_id"]), []).append(figure_from_row(fig))
         return list(runs.values())
 
     def width_references(self, machine_key: str, limit: int = 20) -> list[float]:
@@ -632,28 +605,11 @@ class Store:
         found = self._rows("SELECT * FROM runs WHERE id = :id", id=run_id)
         if not found:
             raise UsageError(f"run '{run_id}': no such run in '{self.path}'")
-        row = found[0]._mapping
-        run = RunResult(
-            command=row["command"],
-            started=row["started"],
-            machine=Fingerprint.from_json(json.loads(row["machine_json"])),
-            labs=json.loads(row["labs_json"]),
-            clocks=json.loads(row["clock_json"]),
-            settings=json.loads(row["settings_json"]),
-            calibration=json.loads(row["calibration_json"]) if row["calibration_json"] else None,
-            run_id=run_id,
-            version=row["hotpath_version"],
-            command_line=row["command_line"],
-        )
-        run.variants = [_variant_from_json(v) for v in json.loads(row["variants_json"])]
-        if row.get("extras_json") is None:  # stored before version 3
-            run.extras_kept = False
-        else:
-            _load_extras(run, json.loads(row["extras_json"]))
+        run = run_from_row(found[0]._mapping, run_id)
         figures = self._rows(
             f"SELECT * FROM figures WHERE run_id = :id ORDER BY {self._figure_order()}", id=run_id
         )
-        run.figures = [_figure_from_row(fig._mapping) for fig in figures]
+        run.figures = [figure_from_row(fig._mapping) for fig in figures]
         return run
 
     def _count(self, query: str) -> int:
@@ -768,80 +724,3 @@ def upgrade_history(where: DbLocation) -> tuple[int | None, int]:
         store.close()
     assert after is not None
     return before, after
-
-
-def _run_values(run: RunResult) -> dict[str, Any]:
-    return {
-        "started": run.started,
-        "hotpath_version": run.version,
-        "command": run.command,
-        "command_line": run.command_line,
-        "machine_json": json.dumps(run.machine.to_json()),
-        "machine_key": run.machine.key(),
-        "clock_json": json.dumps(run.clocks),
-        "labs_json": json.dumps(run.labs),
-        "settings_json": json.dumps(run.settings),
-        "variants_json": json.dumps([v.to_json() for v in run.variants]),
-        "calibration_json": json.dumps(run.calibration) if run.calibration is not None else None,
-        "extras_json": json.dumps(_extras(run)) if run.extras_kept else None,
-        "uid": uuid.uuid4().hex,
-    }
-
-
-def _extras(run: RunResult) -> dict[str, Any]:
-    """What a run holds beside its figures and variants: bound models,
-    graphs and each lab's section."""
-    return {
-        "bound_models": {p: m.to_json() for p, m in run.bound_models.items()},
-        "graphs": [g.to_json() for g in run.graphs],
-        "sections": run.sections,
-    }
-
-
-def _load_extras(run: RunResult, doc: dict[str, Any]) -> None:
-    run.bound_models = {
-        p: BoundModel.from_json(p, m) for p, m in doc.get("bound_models", {}).items()
-    }
-    run.graphs = [Graph.from_json(g) for g in doc.get("graphs", [])]
-    run.sections = doc.get("sections", {})
-
-
-def _figure_row(run_id: int, seq: int, f: FigureResult) -> dict[str, Any]:
-    return {
-        "run_id": run_id, "lab": f.lab, "primitive": f.primitive, "variant": f.variant,
-        "size": f.size, "align": f.align, "mode": f.mode, "unit": f.unit, "status": f.status,
-        "reason": f.reason, "n": f.n, "median": f.median, "min": f.min, "p10": f.p10,
-        "p90": f.p90, "ci_lo": f.ci_lo, "ci_hi": f.ci_hi, "noisy": int(f.noisy),
-        "calls_per_sample": f.calls_per_sample,
-        "samples": pack_samples(f.samples) if f.samples.size else None,
-        "samples_taken": f.samples_taken, "kept_fraction": f.kept_fraction,
-        "min_share": f.min_share, "short": int(f.short),
-        "replica_medians": json.dumps(f.replica_medians), "better": f.better,
-        "bound_json": json.dumps(f.bound.to_json()) if f.bound is not None else None,
-        "seq": seq,
-    }  # fmt: skip
-
-
-def _figure_from_row(row: Any) -> FigureResult:
-    """A figure from its row, by column name: a history of an older schema
-    lacks the newer columns, which then take their defaults."""
-    get = row.get
-    return FigureResult(
-        lab=row["lab"], primitive=row["primitive"], variant=row["variant"], size=row["size"],
-        align=row["align"], mode=row["mode"], unit=row["unit"], status=row["status"],
-        reason=row["reason"], n=row["n"], median=row["median"], min=row["min"],
-        p10=row["p10"], p90=row["p90"], ci_lo=row["ci_lo"], ci_hi=row["ci_hi"],
-        noisy=bool(row["noisy"]), calls_per_sample=row["calls_per_sample"],
-        samples=unpack_samples(row["samples"]),
-        samples_taken=get("samples_taken") or 0,
-        kept_fraction=get("kept_fraction"),
-        min_share=get("min_share"),
-        short=bool(get("short")),
-        replica_medians=json.loads(get("replica_medians")) if get("replica_medians") else [],
-        better=get("better") or "lower",
-        bound=Bound.from_json(json.loads(get("bound_json"))) if get("bound_json") else None,
-    )  # fmt: skip
-
-
-def _variant_from_json(data: dict[str, Any]) -> VariantResult:
-    return VariantResult(lab=data["lab"], primitive=data["primitive"], info=parse_variant(data))

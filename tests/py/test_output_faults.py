@@ -26,6 +26,7 @@ from hotpath import store as store_module
 from hotpath.cli import main
 from hotpath.render import symbols
 from hotpath.store import Store
+from test_store import V2_COLUMNS, V3_COLUMNS
 
 pytestmark = pytest.mark.usefixtures("fake_runner")
 
@@ -388,7 +389,7 @@ def _v1_history(cli, db: Path) -> None:
     """A history as version 1 of the schema wrote it."""
     stored_history(cli, db)
     conn = sqlite3.connect(db)
-    for table, name, _ in store_module.ADDED_COLUMNS:
+    for table, name in V2_COLUMNS + V3_COLUMNS:
         conn.execute(f"ALTER TABLE {table} DROP COLUMN {name}")
     conn.execute("UPDATE schema_version SET version = 1")
     conn.commit()
