@@ -85,4 +85,8 @@ void hp_emit_run(struct hp_json *j, const struct hp_run *run);
 /* The probe command: the clock and the width over time, as JSON. */
 int hp_timeline(struct hp_run *run, struct hp_json *j);
 
+/* ---- listing.c: the commands that measure nothing; exit status ---- */
+int hp_list_command(void);
+int hp_row_command(int argc, char **argv);
+
 #endif /* HOTPATH_RUNNER_H */
