@@ -36,7 +36,7 @@ HEADERS := $(wildcard c/include/hotpath/*.h c/*/*.h tests/c/*.h)
 # its own soname, one header (c/include/hpsum.h), exports only those two.
 HPSUM_VERSION := 1.0.0
 HPSUM_LIB := libhpsum.so.$(HPSUM_VERSION)
-HPSUM_SRCS := c/csum/csum_hp.c c/csum/csum_hp_avx2.c c/csum/csum_hp_avx512.c \
+HPSUM_SRCS := c/csum/csum_hp.c c/csum/csum_hp_plan.c c/csum/csum_hp_avx2.c c/csum/csum_hp_avx512.c \
 	c/crc32c/crc32c_hotpath.c c/crc32c/crc32c_pclmul_fold.c c/crc32c/crc32c_sse42.c \
 	c/crc32c/crc32c_4way.c \
 	c/crc32c/crc32c_vpclmul_avx512.c c/crc32c/crc32c_table.c c/crc32c/ref.c c/bench/cpu.c \

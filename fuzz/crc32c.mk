@@ -8,7 +8,7 @@ FUZZ_CC ?= $(firstword $(foreach c,clang clang-14,$(shell command -v $(c) 2>/dev
 FUZZ_SECONDS ?= 60
 # the dispatch rows name hp_csum's methods too, as libhpsum does
 CRC32C_FUZZ_SRCS := fuzz/crc32c_fuzz.c $(wildcard c/crc32c/*.c) $(wildcard c/dispatch/*.c) \
-	c/csum/csum_hp.c c/csum/csum_hp_avx2.c c/csum/csum_hp_avx512.c c/bench/cpu.c
+	c/csum/csum_hp.c c/csum/csum_hp_plan.c c/csum/csum_hp_avx2.c c/csum/csum_hp_avx512.c c/bench/cpu.c
 
 $(BUILD)/fuzz/crc32c_fuzz: $(CRC32C_FUZZ_SRCS) $(HEADERS) fuzz/crc32c.mk
 	@mkdir -p $(dir $@)

@@ -13,19 +13,15 @@
  *   buffers, vector widening adds (csum_hp_avx2.c, csum_hp_avx512.c)
  *   from lengths measured on that CPU.
  *
- * HOTPATH_CSUM_FORCE=scalar|avx2|avx2-hybrid|avx512 in the environment, or
- * hp_csum_set_path(), forces a path so that tests cover each one.
+ * This file is the entry, in assembly, and what it reads; csum_hp_plan.c
+ * sets that from the row (or HOTPATH_CSUM_FORCE=scalar|avx2|avx2-hybrid|
+ * avx512, or hp_csum_set_path(), which force a path so that tests cover
+ * each one).
  */
-#define _GNU_SOURCE	/* secure_getenv */
-#include <hotpath/bench.h>
+#include <hotpath/bench.h>	/* HP_STR */
 #include <hotpath/csum.h>
-#include <hotpath/dispatch.h>
 
-#include <errno.h>
-#include <limits.h>
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
+#include <stdint.h>
 
 #include "csum_impl.h"
 
@@ -93,12 +89,6 @@
  * and a scan (docs/dispatch.md, "Every step equally cheap", has the
  * figures).
  */
-#define CSUM_NEAR 4096
-#define CSUM_NNEAR (CSUM_NEAR >> 5)
-#define CSUM_FAR_BIT 12			/* log2(CSUM_NEAR) */
-#define CSUM_NCLASS (CSUM_NNEAR + 31 - CSUM_FAR_BIT)	/* int lengths: bits 12..30 */
-/* hp_csum_class less 2 * 12 entries: the far classes by the highest bit */
-#define CSUM_FAR 1856
 _Static_assert(CSUM_FAR == 8 * 2 * (CSUM_NNEAR - CSUM_FAR_BIT), "the asm's far classes");
 _Static_assert(CSUM_NEAR == 4096 && sizeof(hp_csum_fn) == 8, "the asm's classes");
 __attribute__((visibility("hidden"))) int64_t hp_csum_vec_from = INT64_MAX;
@@ -107,15 +97,11 @@ __attribute__((visibility("hidden"), aligned(64))) hp_csum_fn hp_csum_class[2 * 
  * no ALU uop for a method that is bound by its ports (the CRC's reason,
  * crc32c_hotpath.c; the checksum measured the same either way). */
 __attribute__((visibility("hidden"))) hp_csum_fn *const hp__csum_class_at = hp_csum_class;
-/* The adc loop inside hp_csum, for the table: entered with rax = 0 and
- * rsi the sign-extended length, so not callable from C. */
-__attribute__((visibility("hidden")))
-uint32_t hp__csum_loop(const void *buf, int len, uint32_t sum);
 /*
  * From hp_csum_avx512_from bytes the asm jumps straight to the AVX-512
  * path, ahead of the table: set only from where that path is the row's
- * last step at both parities (the zen5 and emerald-rapids rows from 256
- * bytes). On a Zen 5 a call reached the path after three taken branches and
+ * last step at both parities (the zen5 row from 256 bytes, the
+ * emerald-rapids row from 128). On a Zen 5 a call reached the path after three taken branches and
  * took 1 to 2 cycles more than the path alone (384 bytes even: 17.0
  * against 14.8, 1024: 22.1 against 20.4); with two, 384 to 1536 bytes
  * gained about a cycle (1024: 21.2) and 96 to 128 lost one (the extra
@@ -124,9 +110,6 @@ uint32_t hp__csum_loop(const void *buf, int len, uint32_t sum);
  * 1 to 2 cycles, also with the ladder kept at its old offset.
  */
 __attribute__((visibility("hidden"))) int64_t hp_csum_avx512_from = INT64_MAX;
-
-__attribute__((visibility("hidden")))
-uint32_t hp__csum_scan(const void *buf, int len, uint32_t sum);
 
 /*
  * The ladder for the last 1..80 bytes and the fold, from the entry and
@@ -309,297 +292,4 @@ __asm__(
 uint32_t hp_csum_scalar_nosum(const uint8_t *p, size_t len)
 {
 	return hp_csum_scalar_local(p, (int)len, 0);
-}
-
-/*
- * hp_csum()'s plan for each address parity ([0] even, [1] odd): from
- * from[i] bytes on, fn[i]; step 0 is the asm scalar path, so fn[0] is
- * never called. Set before main (constructor) or by hp_csum_set_path().
- */
-struct csum_plan {
-	uint32_t from[HP_STEPS_MAX + 1];	/* UINT32_MAX from [n] on */
-	hp_csum_fn fn[HP_STEPS_MAX];
-	uint8_t n;
-};
-#define SCALAR_PLAN { .from = { [1 ... HP_STEPS_MAX] = UINT32_MAX }, .n = 1, \
-		      .fn = { [0 ... HP_STEPS_MAX - 1] = hp_csum_scalar } }
-static struct csum_plan plans[2] = { SCALAR_PLAN, SCALAR_PLAN };
-static enum hp_csum_path cur_path = HP_CSUM_PATH_SCALAR;
-
-/* A path's name: a row's method's (dispatch owns them), or "auto". */
-const char *hp_csum_path_name(enum hp_csum_path path)
-{
-	if (path == HP_CSUM_PATH_AUTO)
-		return "auto";
-	return hp_dispatch_method_name(HP_DISPATCH_CSUM, path);
-}
-
-/*
- * Zen 1 and Zen+ (AMD family 17h below model 30h, and Hygon's family 18h
- * built on them) execute 256-bit operations as two 128-bit halves; there
- * the vector side alone is the bottleneck and the hybrid path wins.
- */
-static int vector_side_is_narrow(void)
-{
-	struct hp_cpu_id id;
-
-	hp_cpu_identify(&id);	/* c/bench/cpu.c: the one cpuid decoder */
-	if (strcmp(id.vendor, "AuthenticAMD") && strcmp(id.vendor, "HygonGenuine"))
-		return 0;
-	return (id.family == 0x17 && id.model < 0x30) || id.family == 0x18;
-}
-
-static int path_supported(enum hp_csum_path path)
-{
-	uint32_t f = hp_cpu_features();
-
-	switch (path) {
-	case HP_CSUM_PATH_SCALAR:
-		return 1;
-	case HP_CSUM_PATH_AVX2:
-	case HP_CSUM_PATH_AVX2_HYBRID:
-		return !!(f & HP_CPU_AVX2);
-	case HP_CSUM_PATH_AVX512:
-		return (f & HP_CPU_AVX512F) && (f & HP_CPU_AVX512BW);
-	default:
-		return 0;
-	}
-}
-
-/* A row's method on this CPU: AVX-512 falls back to AVX2 (the hybrid
- * where 256-bit operations are split), AVX2 to the adc chains. */
-static enum hp_csum_path usable(enum hp_csum_path path)
-{
-	if (path == HP_CSUM_PATH_AVX512 && !path_supported(path))
-		path = vector_side_is_narrow() ? HP_CSUM_PATH_AVX2_HYBRID : HP_CSUM_PATH_AVX2;
-	return path_supported(path) ? path : HP_CSUM_PATH_SCALAR;
-}
-
-static hp_csum_fn path_fn(enum hp_csum_path path)
-{
-	switch (path) {
-	case HP_CSUM_PATH_AVX512:
-		return hp_csum_avx512;
-	case HP_CSUM_PATH_AVX2:
-		return hp_csum_avx2;
-	case HP_CSUM_PATH_AVX2_HYBRID:
-		return hp_csum_avx2_hybrid;
-	default:
-		return hp_csum_scalar;
-	}
-}
-
-/* Past the plan's last step no length starts another. */
-static void plan_end(struct csum_plan *plan)
-{
-	for (int i = plan->n; i <= HP_STEPS_MAX; i++)
-		plan->from[i] = UINT32_MAX;
-	for (int i = plan->n; i < HP_STEPS_MAX; i++)
-		plan->fn[i] = plan->fn[plan->n - 1];
-}
-
-/* A step's first length for the asm's compares: none below HP_CSUM_SHORT,
- * and INT64_MAX (past every int) for none at all. */
-static int64_t clamp_len(uint32_t len)
-{
-	if (len < HP_CSUM_SHORT)
-		len = HP_CSUM_SHORT;
-	return len > INT32_MAX ? INT64_MAX : len;
-}
-
-/* @plan's step for @len, by scanning. */
-static hp_csum_fn step_fn(const struct csum_plan *plan, uint32_t len)
-{
-	int i = 1;
-
-	while (i < HP_STEPS_MAX && len >= plan->from[i])
-		i++;
-	return plan->fn[i - 1];
-}
-
-/* Lengths [lo, hi] of class c. */
-static void class_range(int c, uint32_t *lo, uint32_t *hi)
-{
-	if (c < CSUM_NNEAR) {
-		*lo = (uint32_t)c << 5;
-		*hi = *lo + 31;
-		return;
-	}
-	*lo = 1u << (c - CSUM_NNEAR + CSUM_FAR_BIT);
-	*hi = *lo + (*lo - 1);
-}
-
-/* The asm's view of the plans: hp_csum_vec_from, the table and the
- * AVX-512 shortcut. */
-static void plans_changed(void)
-{
-	const struct csum_plan *e = &plans[0], *o = &plans[1];
-	uint32_t e_last = e->from[e->n - 1], o_last = o->from[o->n - 1];
-
-	hp_csum_vec_from = clamp_len(e->from[1] < o->from[1] ? e->from[1] : o->from[1]);
-	for (int c = 0; c < CSUM_NCLASS; c++)
-		for (int odd = 0; odd < 2; odd++) {
-			hp_csum_fn *entry = &hp_csum_class[2 * c + odd], first;
-			uint32_t lo, hi;
-
-			class_range(c, &lo, &hi);
-			if (hi < hp_csum_vec_from) {	/* never reached */
-				*entry = hp__csum_scan;
-				continue;
-			}
-			if (lo < hp_csum_vec_from)
-				lo = (uint32_t)hp_csum_vec_from;
-			first = step_fn(&plans[odd], lo);
-			*entry = step_fn(&plans[odd], hi) != first ? hp__csum_scan :
-				 first == hp_csum_scalar ? hp__csum_loop : first;
-		}
-	/* Where both parities end on AVX-512, from the later of the two. */
-	hp_csum_avx512_from = INT64_MAX;
-	if (e->fn[e->n - 1] == hp_csum_avx512 && o->fn[o->n - 1] == hp_csum_avx512)
-		hp_csum_avx512_from = clamp_len(e_last > o_last ? e_last : o_last);
-}
-
-/* @n steps from step functions; step 0 is the scalar path, whatever fn[0]. */
-static void plan_set(struct csum_plan *plan, const uint32_t *from, const hp_csum_fn *fn, int n)
-{
-	plan->n = 1;
-	plan->from[0] = 0;
-	plan->fn[0] = hp_csum_scalar;
-	for (int i = 1; i < n; i++) {
-		if (plan->fn[plan->n - 1] == fn[i])
-			continue;	/* a fallback that repeats the step before */
-		plan->from[plan->n] = from[i];
-		plan->fn[plan->n++] = fn[i];
-	}
-	plan_end(plan);
-}
-
-void hp__csum_plan_fns(int odd, const uint32_t *from, const hp_csum_fn *fn, int n)
-{
-	plan_set(&plans[odd & 1], from, fn, n);
-	plans_changed();
-}
-
-hp_csum_fn hp__csum_method_fn(enum hp_csum_path path)
-{
-	return path_fn(usable(path));
-}
-
-static void plan_steps(struct csum_plan *plan, const struct hp_steps *steps)
-{
-	hp_csum_fn fn[HP_STEPS_MAX];
-	uint32_t from[HP_STEPS_MAX];
-
-	for (int i = 0; i < steps->n; i++) {
-		from[i] = steps->from[i];
-		fn[i] = path_fn(usable(steps->method[i]));
-	}
-	plan_set(plan, from, fn, steps->n);
-}
-
-/**
- * hp_csum_use_row() - take hp_csum()'s methods from a dispatch row.
- * @row: the row (hp_dispatch() for the one in use)
- *
- * Methods this CPU lacks fall back (usable()). hp_csum_get_path() then
- * names the method for the longest even buffers.
- */
-void hp_csum_use_row(const struct hp_dispatch_row *row)
-{
-	plan_steps(&plans[0], &row->csum[0]);
-	plan_steps(&plans[1], &row->csum[1]);
-	plans_changed();
-	cur_path = usable(row->csum[0].method[row->csum[0].n - 1]);
-}
-
-/**
- * hp_csum_set_path() - choose how hp_csum() handles long buffers.
- * @path: HP_CSUM_PATH_AUTO (the dispatch row in use), or one path, then
- *        used for every length from HP_CSUM_SHORT at both parities
- *
- * Return: 0, or -1 with errno ENOTSUP when this CPU cannot run @path
- * (the current path is then left as it was).
- */
-int hp_csum_set_path(enum hp_csum_path path)
-{
-	if (path == HP_CSUM_PATH_AUTO) {
-		hp_csum_use_row(hp_dispatch());
-		return 0;
-	}
-	if (!path_supported(path)) {
-		errno = ENOTSUP;
-		return -1;
-	}
-	for (int odd = 0; odd < 2; odd++) {
-		plans[odd].n = 1;
-		if (path != HP_CSUM_PATH_SCALAR) {
-			plans[odd].from[1] = HP_CSUM_SHORT;
-			plans[odd].fn[1] = path_fn(path);
-			plans[odd].n = 2;
-		}
-		plan_end(&plans[odd]);
-	}
-	plans_changed();
-	cur_path = path;
-	return 0;
-}
-
-enum hp_csum_path hp_csum_get_path(void)
-{
-	return cur_path;
-}
-
-/* Once at load: the dispatch row's plan, unless HOTPATH_CSUM_FORCE names a
- * path (not in a set-uid program: secure_getenv, as for HOTPATH_DISPATCH). */
-__attribute__((constructor)) static void hp_csum_init(void)
-{
-	const char *force = secure_getenv("HOTPATH_CSUM_FORCE");
-	char allowed[128];
-	int p;
-
-	hp_csum_set_path(HP_CSUM_PATH_AUTO);
-	if (!force || !*force)
-		return;
-	p = hp_dispatch_method_find(HP_DISPATCH_CSUM, force);
-	if (p < 0) {
-		hp_dispatch_methods_list(HP_DISPATCH_CSUM, "or", allowed, sizeof(allowed));
-		fprintf(stderr,
-			"hotpath: HOTPATH_CSUM_FORCE '%s': expected %s; using %s\n",
-			force, allowed, hp_csum_path_name(cur_path));
-		return;
-	}
-	if (hp_csum_set_path(p))
-		fprintf(stderr,
-			"hotpath: HOTPATH_CSUM_FORCE '%s': this CPU lacks it; using %s\n",
-			force, hp_csum_path_name(cur_path));
-}
-
-/* The classes that hold a step boundary: the plan's step by a scan. */
-uint32_t hp__csum_scan(const void *buf, int len, uint32_t sum)
-{
-	hp_csum_fn fn = step_fn(&plans[(uintptr_t)buf & 1], (uint32_t)len);
-
-	return (fn == hp_csum_scalar ? hp_csum_scalar_local : fn)(buf, len, sum);
-}
-
-hp_csum_fn hp__csum_fn_for(const void *buf, int len)
-{
-	hp_csum_fn fn;
-
-	/* the asm's order: the adc chains to 80 bytes, the shortcut, the
-	 * table, the adc loop */
-	if (len <= 80)
-		return hp_csum_scalar;
-	if (len >= hp_csum_avx512_from)
-		return hp_csum_avx512;
-	if (len < hp_csum_vec_from)
-		return hp_csum_scalar;
-	if (len < CSUM_NEAR)
-		fn = hp_csum_class[2 * (len >> 5) + ((uintptr_t)buf & 1)];
-	else
-		fn = hp_csum_class[2 * (CSUM_NNEAR - CSUM_FAR_BIT + 31 - __builtin_clz((unsigned int)len)) +
-				   ((uintptr_t)buf & 1)];
-	if (fn == hp__csum_scan)
-		fn = step_fn(&plans[(uintptr_t)buf & 1], (uint32_t)len);
-	return fn == hp__csum_loop ? hp_csum_scalar : fn;
 }

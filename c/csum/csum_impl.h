@@ -200,4 +200,26 @@ uint32_t hp_csum_scalar_nosum(const uint8_t *p, size_t len);
 __attribute__((visibility("hidden")))
 uint32_t hp_csum_scalar_local(const void *buf, int len, uint32_t sum);
 
+
+/* ---- hp_csum: the asm entry (csum_hp.c) and its plan (csum_hp_plan.c) ----
+ * From hp_csum_vec_from bytes the entry takes the method of the length's
+ * class, hp_csum_class[2 * class + parity]: 32-byte classes below
+ * CSUM_NEAR, then one per power of two; csum_hp.c says why. */
+#define CSUM_NEAR 4096
+#define CSUM_NNEAR (CSUM_NEAR >> 5)
+#define CSUM_FAR_BIT 12			/* log2(CSUM_NEAR) */
+#define CSUM_NCLASS (CSUM_NNEAR + 31 - CSUM_FAR_BIT)	/* int lengths: bits 12..30 */
+/* hp_csum_class less 2 * 12 entries: the far classes by the highest bit */
+#define CSUM_FAR 1856
+extern __attribute__((visibility("hidden"))) int64_t hp_csum_vec_from;
+extern __attribute__((visibility("hidden"))) int64_t hp_csum_avx512_from;
+extern __attribute__((visibility("hidden"))) hp_csum_fn hp_csum_class[2 * CSUM_NCLASS];
+/* The adc loop inside hp_csum, for the table: entered with rax = 0 and
+ * rsi the sign-extended length, so not callable from C. */
+__attribute__((visibility("hidden")))
+uint32_t hp__csum_loop(const void *buf, int len, uint32_t sum);
+/* A class that holds a step boundary: the plan's step by a scan. */
+__attribute__((visibility("hidden")))
+uint32_t hp__csum_scan(const void *buf, int len, uint32_t sum);
+
 #endif /* HOTPATH_CSUM_IMPL_H */
