@@ -6,6 +6,7 @@
 #ifndef HOTPATH_AVC_WORKLOAD_H
 #define HOTPATH_AVC_WORKLOAD_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* ---- synthetic workload ---- */
@@ -59,6 +60,11 @@ struct hp_avc_key {
 	uint32_t tsid;
 	uint16_t tclass;
 };
+
+/* A recorded trace (c/avc/trace.c: one "ssid,tsid,tclass" per line, '#'
+ * comments) into *@keys (freed and replaced), *@nkeys the count; NULL, or
+ * why not (a static buffer), naming the first bad line by its number. */
+const char *hp_avc_load_trace(const char *path, struct hp_avc_key **keys, size_t *nkeys);
 
 struct hp_avc_workload {
 	struct hp_avc_workload_params p;
