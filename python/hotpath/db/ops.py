@@ -7,6 +7,8 @@ column or index is added only where it is missing."""
 import sqlalchemy as sa
 from alembic import op
 
+from hotpath.errors import StoreError
+
 
 def _inspector() -> sa.Inspector:
     return sa.inspect(op.get_bind())
@@ -28,3 +30,13 @@ def set_version(version: int) -> None:
     """schema_version says `version`: what every hotpath release reads first."""
     op.execute(sa.text("DELETE FROM schema_version"))
     op.execute(sa.text("INSERT INTO schema_version (version) VALUES (:v)").bindparams(v=version))
+
+
+def forward_only() -> None:
+    """Every revision's downgrade: a history only moves forward. hotpath
+    never downgrades one (`hotpath db` has no such command); an older
+    hotpath refuses a newer history instead (hotpath.store)."""
+    raise StoreError(
+        "a hotpath history only moves forward: no revision downgrades it; "
+        "open it with this hotpath or a newer one"
+    )

@@ -20,5 +20,4 @@ def upgrade() -> None:
     ${upgrades if upgrades else "pass"}
 
 
-def downgrade() -> None:
-    raise NotImplementedError("a hotpath history only moves forward")
+downgrade = ops.forward_only
