@@ -141,7 +141,9 @@ static uint32_t detect(void)
 		f |= HP_CPU_AVX512BW;
 	if (zmm && (b7 & bit_AVX512VL))
 		f |= HP_CPU_AVX512VL;
-	if (zmm && (c7 & bit_VPCLMULQDQ))
+	/* VPCLMULQDQ on ymm needs only the AVX state (Zen 3, Alder Lake have
+	 * it without AVX-512); its zmm form is used only with AVX512F too. */
+	if (ymm && (c7 & bit_VPCLMULQDQ))
 		f |= HP_CPU_VPCLMUL;
 	return f;
 }

@@ -16,8 +16,10 @@
  * (crc32c_4way.c) from 96, a Zen 5 row streams that take the input CRC
  * last, then the 512-bit fold, then the fold with four crc32q streams
  * beside it. Methods the CPU lacks fall back: the fused fold to the
- * 512-bit fold, that to eight lanes, folding and the multi-stream methods
- * to one stream, SSE4.2 to slicing by 8.
+ * 512-bit fold, that to the 256-bit fold where the CPU has AVX2 and
+ * VPCLMULQDQ (else eight lanes), the 256-bit fused fold to the 256-bit
+ * fold, that to eight lanes, folding and the multi-stream methods to one
+ * stream, SSE4.2 to slicing by 8.
  */
 #include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
@@ -30,6 +32,7 @@
 #define NEED_FOLD	(HP_CPU_SSE42 | HP_CPU_PCLMUL)
 #define NEED_AVX512	(NEED_FOLD | HP_CPU_AVX512F | HP_CPU_AVX512BW | \
 			 HP_CPU_AVX512VL | HP_CPU_VPCLMUL)
+#define NEED_AVX2V	(NEED_FOLD | HP_CPU_AVX2 | HP_CPU_VPCLMUL)
 
 /* Until the constructor below: slicing by 8 for every length. */
 struct hp_crc32c_plan hp_crc32c_plan __attribute__((aligned(64))) = {
@@ -47,6 +50,9 @@ static int method_runs(enum hp_crc32c_method m, uint32_t f)
 	case HP_CRC32C_AVX512:
 	case HP_CRC32C_AVX512_FUSED:
 		return (f & NEED_AVX512) == NEED_AVX512;
+	case HP_CRC32C_AVX2_VPCLMUL:
+	case HP_CRC32C_AVX2_FUSED:
+		return (f & NEED_AVX2V) == NEED_AVX2V;
 	default:	/* three streams merge, and folds fold, with PCLMULQDQ */
 		return (f & NEED_FOLD) == NEED_FOLD;
 	}
@@ -57,7 +63,9 @@ static enum hp_crc32c_method usable(enum hp_crc32c_method m, uint32_t f)
 {
 	while (!method_runs(m, f))
 		m = m == HP_CRC32C_AVX512_FUSED ? HP_CRC32C_AVX512 :
-		    m == HP_CRC32C_AVX512 ? HP_CRC32C_FOLD8 :
+		    m == HP_CRC32C_AVX512 ? HP_CRC32C_AVX2_VPCLMUL :
+		    m == HP_CRC32C_AVX2_FUSED ? HP_CRC32C_AVX2_VPCLMUL :
+		    m == HP_CRC32C_AVX2_VPCLMUL ? HP_CRC32C_FOLD8 :
 		    m == HP_CRC32C_SSE42 ? HP_CRC32C_SLICE8 : HP_CRC32C_SSE42;
 	return m;
 }
@@ -83,6 +91,10 @@ static hp_crc32c_fn method_fn(enum hp_crc32c_method m)
 		return hp__crc32c_fold8;
 	case HP_CRC32C_AVX512:
 		return hp__crc32c_avx512;
+	case HP_CRC32C_AVX2_VPCLMUL:
+		return hp__crc32c_avx2;
+	case HP_CRC32C_AVX2_FUSED:
+		return hp__crc32c_fused256;
 	default:
 		return hp_crc32c_slice8;
 	}
@@ -119,7 +131,11 @@ static hp_crc32c_fn scan(size_t len)
 
 /* cls[] from the plan's steps: a class whose reachable lengths (from
  * from[0] on) all run one step jumps to it; one with a boundary inside
- * scans. */
+ * scans. Every boundary is looked at, not only the class's two ends: a
+ * row may leave a method and come back to it within one class (avx2-fused,
+ * avx2-vpclmul 49151, avx2-fused 49153: 32768..65535 starts and ends on
+ * the fused fold), and such a class took the fused fold at 49151 and
+ * 49152 until 2026-11-27. */
 static void fill_classes(struct hp_crc32c_plan *plan)
 {
 	for (size_t c = 0; c < HP_CRC32C_NCLASS; c++) {
@@ -134,7 +150,10 @@ static void fill_classes(struct hp_crc32c_plan *plan)
 		if (lo < plan->from[0])
 			lo = plan->from[0];
 		first = scan(lo);
-		plan->cls[c] = scan(hi) == first ? first : hp__crc32c_scan;
+		plan->cls[c] = first;
+		for (int i = 1; i < plan->n; i++)
+			if (plan->from[i] > lo && plan->from[i] <= hi)
+				plan->cls[c] = hp__crc32c_scan;
 	}
 }
 

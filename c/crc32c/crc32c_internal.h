@@ -335,5 +335,11 @@ HP_HIDDEN uint32_t hp__crc32c_fold8(uint32_t crc, const void *buf,
 				    size_t len);
 HP_HIDDEN uint32_t hp__crc32c_avx512(uint32_t crc, const void *buf,
 				     size_t len);
+/* crc32c_vpclmul_avx2.c: the fold on 256-bit registers, and it fused with
+ * four crc32q streams (SSE4.2, PCLMULQDQ, AVX2, VPCLMULQDQ). */
+HP_HIDDEN uint32_t hp__crc32c_avx2(uint32_t crc, const void *buf,
+				   size_t len);
+HP_HIDDEN uint32_t hp__crc32c_fused256(uint32_t crc, const void *buf,
+				       size_t len);
 
 #endif /* HOTPATH_CRC32C_INTERNAL_H */

@@ -155,6 +155,20 @@ static const struct hp_variant crc32c_variants[] = {
 		.origin = "hotpath's own",
 	},
 	{
+		.name = "vpclmul-avx2",
+		.fn = hp_crc32c_vpclmul_avx2,
+		.needs = FOLD | HP_CPU_AVX2 | HP_CPU_VPCLMUL,
+		.desc = "VPCLMULQDQ folding, 4 ymm x 2 lanes, the tail in 32-byte folds; no AVX-512",
+		.origin = "hotpath's own: vpclmul-avx512 on 256-bit registers",
+	},
+	{
+		.name = "fused-crc32-vpclmul-avx2",
+		.fn = hp_crc32c_fused_vpclmul_avx2,
+		.needs = FOLD | HP_CPU_AVX2 | HP_CPU_VPCLMUL,
+		.desc = "per 192 B: 128 B on the 256-bit fold, 4 x 16 B on four crc32q streams, one merge per block",
+		.origin = "hotpath's own",
+	},
+	{
 		.name = "fused-crc32-pclmul",
 		.fn = hp_crc32c_fused,
 		.needs = FOLD,

@@ -18,6 +18,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "../../c/crc32c/crc32c_internal.h"
+
 #define TEST_RNG_SEED 0x2545f4914f6cdd1dull
 #include "testdata.h"
 
@@ -98,6 +100,27 @@ static void test_reference(void)
 	CHECK(~hp_crc32c_ref(~0u, v, 32) == 0x113FDB5C, "decrementing");
 }
 
+/* The folds' constants {x^(D+31), x^(D-33)} mod P (crc32c_internal.h),
+ * against the reference's powers of x: the 256-bit fold takes 128, 256,
+ * 512 and 1024 bits, the 512-bit one 384 too. */
+static void test_fold_constants(void)
+{
+	static const struct {
+		int d;
+		uint32_t k[2];
+	} fold[] = {
+		{ 128, { HP_FOLD_128 } }, { 256, { HP_FOLD_256 } }, { 384, { HP_FOLD_384 } },
+		{ 512, { HP_FOLD_512 } }, { 1024, { HP_FOLD_1024 } },
+	};
+
+	for (size_t i = 0; i < sizeof(fold) / sizeof(*fold); i++) {
+		CHECK(fold[i].k[0] == hp_crc32c_xpow_ref(fold[i].d + 31), "HP_FOLD_%d low",
+		      fold[i].d);
+		CHECK(fold[i].k[1] == hp_crc32c_xpow_ref(fold[i].d - 33), "HP_FOLD_%d high",
+		      fold[i].d);
+	}
+}
+
 static void test_variant(const struct hp_variant *v, struct hp_guarded *g)
 {
 	const struct hp_primitive *p = &hp_prim_crc32c;
@@ -119,12 +142,15 @@ static void test_variant(const struct hp_variant *v, struct hp_guarded *g)
 	/* long lengths through the registry's check(): first those around
 	 * the block and prefetch bounds of the long-buffer paths (sse42-4way:
 	 * 16 KiB blocks, prefetching from 64 KiB; 3-way: 3 KiB; the fused
-	 * 512-bit fold: blocks of 85 x 448 = 38080 bytes), then random
-	 * ones up to 1 MiB */
+	 * 512-bit fold: blocks of 85 x 448 = 38080 bytes; the fused 256-bit
+	 * fold: blocks of 256 x 192 = 49152 bytes), then random ones up to
+	 * 1 MiB */
 	static const size_t edges[] = {
 		3072, 3073, 16383, 16384, 16385, 16415, 16416, 16417,
 		2 * 16384 + 31, 65535, 65536, 65536 + 8 + 3, 4 * 16384 + 32,
 		38079, 38080, 38081, 2 * 38080 + 447, 2 * 38080 + 448,
+		191, 192, 193, 383, 384, 49151, 49152, 49153, 2 * 49152 + 191,
+		2 * 49152 + 192, 2 * 49152 + 193,
 		BIG - 1, BIG,
 	};
 	const size_t nedges = sizeof(edges) / sizeof(*edges);
@@ -164,6 +190,7 @@ int main(void)
 				hp_crc32c_ref(expected[s][len], src + len, 1);
 	}
 	test_reference();
+	test_fold_constants();
 	if (hp_guarded_alloc(&g, BIG + 4096)) {
 		perror("hp_guarded_alloc");
 		return 2;

@@ -74,6 +74,8 @@ static void test_row_shapes_are_correct_here(void)
 		"fold8 0, sse42 40, sse42-seedlast 100",
 		"sse42 0, sse42-seedlast 9, fold4 64, sse42-4way 100, fold8 200, "
 		"sse42-3way 333, avx512 1000, avx512-fused 2000",
+		"sse42 0, avx2-vpclmul 128, avx2-fused 320, avx2-vpclmul 3000, avx2-fused 4000",
+		"fold8 0, avx2-fused 100, avx512 700, avx2-vpclmul 1500, avx2-fused 2500",
 	};
 
 	for (size_t i = 0; i < sizeof(crc) / sizeof(*crc); i++) {
@@ -93,42 +95,62 @@ static void test_row_shapes_are_correct_here(void)
 }
 
 /*
- * hp_csum() jumps straight to the AVX-512 path (from its first compare
- * past 80 bytes) from hp_csum_avx512_from bytes: only where that path is
- * the row's last step at both parities (from the later of the two), else
- * a later step or the other parity's method would be skipped. Rows of
- * each shape, each also swept for its results.
+ * hp_csum() jumps straight to the AVX-512 method from hp_csum_avx512_from
+ * bytes and to the AVX2 one from hp_csum_avx2_from (from its first compare
+ * past 80 bytes): only where that method is the row's last step at both
+ * parities (from the later of the two, and never below 128 bytes for
+ * AVX-512, which the method alone leaves to the adc chains there), else a
+ * later step or the other parity's method would be skipped. Rows of each
+ * shape, as this CPU runs them (AVX-512 falling back to AVX2, or to the
+ * hybrid where 256-bit operations are split; AVX2 to the adc chains:
+ * `make test` runs this with features hidden too), each also swept for
+ * its results. A shortcut is written "5 FROM" (AVX-512), "2 FROM" (AVX2)
+ * or "-" (none).
  */
-extern int64_t hp_csum_avx512_from;	/* hidden in the library, c/csum/csum_hp.c */
+extern int64_t hp_csum_avx512_from, hp_csum_avx2_from;	/* hidden, c/csum/csum_hp.c */
 
-static void test_csum_shortcut_only_for_avx512_last(void)
+static void test_csum_shortcut_only_for_the_last_method(void)
 {
 	static const struct {
 		const char *csum;
-		int64_t from;	/* on a CPU with AVX-512 (BW) */
+		const char *with512, *with2, *narrow;	/* AVX-512; AVX2; AVX2, split */
 	} rows[] = {
-		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx512 256\n", 256 },
-		{ "csum.even = scalar 0, avx512 512\ncsum.odd = scalar 0, avx512 384\n", 512 },
+		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx512 256\n",
+		  "5 256", "2 256", "-" },
+		{ "csum.even = scalar 0, avx512 96\ncsum.odd = scalar 0, avx512 96\n",
+		  "5 128", "2 96", "-" },
+		{ "csum.even = scalar 0, avx512 512\ncsum.odd = scalar 0, avx512 384\n",
+		  "5 512", "2 512", "-" },
 		{ "csum.even = scalar 0, avx512 256, avx2 1024, avx512 2048\n"
-		  "csum.odd = scalar 0, avx2 300, avx512 4097\n", 4097 },
+		  "csum.odd = scalar 0, avx2 300, avx512 4097\n", "5 4097", "2 300", "-" },
 		{ "csum.even = scalar 0, avx512 256, avx2 3072\n"
-		  "csum.odd = scalar 0, avx512 256, avx2 3072\n", -1 },
-		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx2 256\n", -1 },
-		{ "csum.even = scalar 0, avx2 384\ncsum.odd = scalar 0, avx2 384\n", -1 },
+		  "csum.odd = scalar 0, avx512 256, avx2 3072\n", "2 3072", "2 256", "2 3072" },
+		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx2 256\n",
+		  "-", "2 256", "-" },
+		{ "csum.even = scalar 0, avx2 384\ncsum.odd = scalar 0, avx2 384\n",
+		  "2 384", "2 384", "2 384" },
+		{ "csum.even = scalar 0, avx2 384\ncsum.odd = scalar 0, avx2 384, scalar 4096\n",
+		  "-", "-", "-" },
 	};
-	int has512 = (hp_cpu_features() & (HP_CPU_AVX512F | HP_CPU_AVX512BW)) ==
-		     (HP_CPU_AVX512F | HP_CPU_AVX512BW);
+	uint32_t f = hp_cpu_features();
+	int has512 = (f & (HP_CPU_AVX512F | HP_CPU_AVX512BW)) == (HP_CPU_AVX512F | HP_CPU_AVX512BW);
+	int narrow = hp__csum_method_fn(HP_CSUM_PATH_AVX512) == hp_csum_avx2_hybrid;
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
 		struct hp_dispatch_row row;
 		char text[512], err[200] = "";
-		int64_t want = rows[i].from > 0 && has512 ? rows[i].from : INT64_MAX;
+		const char *want = has512 ? rows[i].with512 : !(f & HP_CPU_AVX2) ? "-" :
+				   narrow ? rows[i].narrow : rows[i].with2;
+		int64_t want512 = INT64_MAX, want2 = INT64_MAX;
 
+		if (want[0] != '-')
+			*(want[0] == '5' ? &want512 : &want2) = strtoll(want + 2, NULL, 10);
 		snprintf(text, sizeof(text), "%scrc32c = sse42 0\n", rows[i].csum);
 		CHECK(hp_dispatch_parse(text, &row, err, sizeof(err)) == 0, "%s: %s", text, err);
 		hp_csum_use_row(&row);
-		CHECK(hp_csum_avx512_from == want, "%s: shortcut from %lld, want %lld", rows[i].csum,
-		      (long long)hp_csum_avx512_from, (long long)want);
+		CHECK(hp_csum_avx512_from == want512 && hp_csum_avx2_from == want2,
+		      "%s: shortcuts from %lld (AVX-512), %lld (AVX2), want %s", rows[i].csum,
+		      (long long)hp_csum_avx512_from, (long long)hp_csum_avx2_from, want);
 		wrong = 0;
 		CHECK(!hp_guarded_call(sweep, (void *)rows[i].csum), "%s read outside",
 		      rows[i].csum);
@@ -233,7 +255,7 @@ static void csum_reaches(const char *row, int odd, uint64_t len, int want)
  * off the 32-byte classes' edges, past 4 KiB on and off the powers of two,
  * and a scalar step after vector ones: every length 0..4200 and every
  * boundary's neighbours reach their own step through hp_csum()'s asm
- * (hp_csum_avx512_from never applies to probes).
+ * (hp_csum_last_from never applies to probes).
  */
 static void test_csum_lengths_reach_their_step(void)
 {
@@ -364,7 +386,40 @@ static const char *const many_steps[] = {
 	"csum.odd = scalar 0, avx512 333, avx2 65535\n"
 	"crc32c = fold8 0, sse42 40, sse42-seedlast 48, avx512 4096, fold4 5000, "
 	"sse42-4way-seedlast 8193, avx512-fused 65535, avx512 1048576\n",
+	"name = many-avx2\n"
+	"csum.even = scalar 0\n"
+	"csum.odd = scalar 0\n"
+	"crc32c = sse42 0, avx2-vpclmul 129, avx2-fused 200, fold8 1000, avx2-fused 4097, "
+	"avx2-vpclmul 49151, avx2-fused 49153, avx512 1000000\n",
 };
+
+/*
+ * The CRC methods' fallbacks on this CPU (HOTPATH_CPU_HIDE included):
+ * avx512-fused -> avx512 -> avx2-vpclmul (AVX2 and VPCLMULQDQ) -> fold8,
+ * avx2-fused -> avx2-vpclmul -> fold8; fold8's own fallback below that.
+ */
+static void test_crc32c_fallbacks(void)
+{
+	const uint32_t fold = HP_CPU_SSE42 | HP_CPU_PCLMUL;
+	const uint32_t need512 = fold | HP_CPU_AVX512F | HP_CPU_AVX512BW | HP_CPU_AVX512VL |
+				 HP_CPU_VPCLMUL;
+	const uint32_t need256 = fold | HP_CPU_AVX2 | HP_CPU_VPCLMUL;
+	uint32_t f = hp_cpu_features();
+	hp_crc32c_fn fold8 = hp__crc32c_method_fn(HP_CRC32C_FOLD8);
+	hp_crc32c_fn v256 = (f & need256) == need256 ? hp__crc32c_avx2 : fold8;
+	hp_crc32c_fn v512 = (f & need512) == need512 ? hp__crc32c_avx512 : v256;
+
+	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX2_VPCLMUL) == v256, "avx2-vpclmul's fallback");
+	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX2_FUSED) ==
+	      ((f & need256) == need256 ? hp__crc32c_fused256 : fold8), "avx2-fused's fallback");
+	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX512) == v512, "avx512's fallback");
+	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX512_FUSED) ==
+	      ((f & need512) == need512 ? hp__crc32c_fused512 : v512), "avx512-fused's fallback");
+	printf("  crc32c fallbacks here: avx512 -> %s, avx2-fused -> %s\n",
+	       v512 == hp__crc32c_avx512 ? "avx512" : v512 == hp__crc32c_avx2 ? "avx2-vpclmul" :
+	       "fold8's",
+	       (f & need256) == need256 ? "avx2-fused" : "fold8's");
+}
 
 static enum hp_crc32c_method row_method(const struct hp_steps *st, uint64_t len)
 {
@@ -483,11 +538,12 @@ int main(void)
 	fill_random(big.base, big.size);
 	test_every_row_is_correct_here();
 	test_row_shapes_are_correct_here();
-	test_csum_shortcut_only_for_avx512_last();
+	test_csum_shortcut_only_for_the_last_method();
 	test_csum_lengths_reach_their_step();
 	test_crc32c_lengths_reach_their_step();
 	test_every_row_chooses_its_steps();
 	test_many_steps_are_correct_here();
+	test_crc32c_fallbacks();
 	hp_guarded_free(&big);
 	hp_guarded_free(&g);
 	return check_summary("test_dispatch");

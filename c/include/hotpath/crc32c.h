@@ -73,6 +73,11 @@ uint32_t hp_crc32c_pclmul_fold4(uint32_t crc, const void *buf, size_t len);
 uint32_t hp_crc32c_pclmul_fold8(uint32_t crc, const void *buf, size_t len);
 /* VPCLMULQDQ folding on 512-bit registers (AVX-512F/BW/VL + VPCLMULQDQ). */
 uint32_t hp_crc32c_vpclmul_avx512(uint32_t crc, const void *buf, size_t len);
+/* hotpath's own: the same fold on 256-bit registers, for CPUs with
+ * VPCLMULQDQ and no AVX-512 (SSE4.2, PCLMULQDQ, AVX2, VPCLMULQDQ); and that
+ * fold with four crc32q streams beside it, as hp_crc32c_fused_vpclmul(). */
+uint32_t hp_crc32c_vpclmul_avx2(uint32_t crc, const void *buf, size_t len);
+uint32_t hp_crc32c_fused_vpclmul_avx2(uint32_t crc, const void *buf, size_t len);
 
 /* crc32q streams and PCLMULQDQ folding in one loop, both ports busy. */
 uint32_t hp_crc32c_fused(uint32_t crc, const void *buf, size_t len);
