@@ -99,17 +99,26 @@ __attribute__((visibility("hidden"), aligned(64))) hp_csum_fn hp_csum_class[2 * 
 __attribute__((visibility("hidden"))) hp_csum_fn *const hp__csum_class_at = hp_csum_class;
 /*
  * From hp_csum_avx512_from bytes the asm jumps straight to the AVX-512
- * path, ahead of the table: set only from where that path is the row's
- * last step at both parities (the zen5 row from 256 bytes, the
- * emerald-rapids row from 128). On a Zen 5 a call reached the path after three taken branches and
- * took 1 to 2 cycles more than the path alone (384 bytes even: 17.0
- * against 14.8, 1024: 22.1 against 20.4); with two, 384 to 1536 bytes
- * gained about a cycle (1024: 21.2) and 96 to 128 lost one (the extra
- * compare on their way to the adc loop). A compare at the entry instead,
- * ahead of the ladder (one taken branch to the path), cost 8 to 64 bytes
- * 1 to 2 cycles, also with the ladder kept at its old offset.
+ * method, from hp_csum_avx2_from to the AVX2 one, ahead of the table: set
+ * only from where that method is the row's last step at both parities
+ * (AVX-512 in the zen5 row from 256 bytes and the emerald-rapids row from
+ * 128, AVX2 in the zen3 row from 384 and in an AVX-512 row on a CPU
+ * without it), and to the method's entry past its own short-length test
+ * (hp__csum_*_long). Direct jumps: through a pointer (one `jmp *` for
+ * either method) the Emerald Rapids took 0.5 to 2 cycles more at 128 to
+ * 512 bytes, in alternating runs.
+ * On a Zen 5 a call reached the path after three taken branches and took
+ * 1 to 2 cycles more than the path alone (384 bytes even: 17.0 against
+ * 14.8, 1024: 22.1 against 20.4); with two, 384 to 1536 bytes gained about
+ * a cycle (1024: 21.2) and 96 to 128 lost one (the extra compare on their
+ * way to the adc loop). A compare at the entry instead, ahead of the
+ * ladder (one taken branch to the path), cost 8 to 64 bytes 1 to 2
+ * cycles, also with the ladder kept at its old offset. So the entry tests
+ * "more than 80" first (the ladder's lengths pay the same two compares as
+ * before, in the other order) and the long path pays no test for 8 bytes.
  */
 __attribute__((visibility("hidden"))) int64_t hp_csum_avx512_from = INT64_MAX;
+__attribute__((visibility("hidden"))) int64_t hp_csum_avx2_from = INT64_MAX;
 
 /*
  * The ladder for the last 1..80 bytes and the fold, from the entry and
@@ -174,23 +183,26 @@ __asm__(
 	"hp_csum:\n\t"
 	".cfi_startproc\n\t"
 	"movslq %esi,%rsi\n\t"
+	"cmpq $80,%rsi\n\t"
+	"jg .Lhp_long\n\t"
 	"cmpq $8,%rsi\n\t"
 	"jl .Lhp_tiny\n\t"
-	"xorl %eax,%eax\n\t"
-	"cmpq $80,%rsi\n\t"
-	"jg .Lhp_long\n"
-	/* rdi: the words, rsi: 1..80 bytes, rax: the sum so far */
+	"xorl %eax,%eax\n"
+	/* rdi: the words, rsi: 8..80 bytes, rax: the sum so far */
 	HP_LADDER("")
-	/* the AVX-512 path when it is the row's last step (above); else the
-	 * table from the row's first vector step (never below HP_CSUM_SHORT:
-	 * up to there no load of it) */
+	/* the row's last method when both parities end on it (above); else
+	 * the table from the row's first vector step (never below
+	 * HP_CSUM_SHORT: up to there no load of it) */
 	".Lhp_long:\n\t"
 	"cmpq hp_csum_avx512_from(%rip),%rsi\n\t"
-	"jge hp_csum_avx512_local\n\t"
+	"jge hp__csum_avx512_long\n\t"
+	"cmpq hp_csum_avx2_from(%rip),%rsi\n\t"
+	"jge hp__csum_avx2_long\n\t"
 	"cmpq hp_csum_vec_from(%rip),%rsi\n\t"
 	"jge .Lhp_class\n"
 	".Lhp_loop:\n"
 	"hp__csum_loop:\n\t"
+	"xorl %eax,%eax\n\t"
 	"xorl %r9d,%r9d\n"
 	"1:\n\t"
 	"addq 0(%rdi),%rax\n\t"

@@ -60,23 +60,15 @@ AVX512 static inline void block128(const uint8_t *p, __m512i *all0,
 		: [p] "r"(p), "m"(*(const uint8_t(*)[128])p));
 }
 
-/**
- * hp_csum_avx512() - hp_csum's AVX-512 path, for any length.
- * @buf: bytes, any alignment
- * @len: length in bytes, >= 0
- * @sum: 32-bit partial sum to continue from
- *
- * Return: the same bits as hp_csum_scalar().
- */
-AVX512 uint32_t hp_csum_avx512(const void *buf, int len, uint32_t sum)
+/* Any @len from 65 on (the first and last blocks differ). */
+AVX512 static inline __attribute__((always_inline)) uint32_t
+avx512_body(const void *buf, size_t len, uint32_t sum)
 {
 	const uint8_t *p = buf;
 	size_t k = (uintptr_t)p & 63, n;
 	__m512i all0, all1, all2, all3, hi0, hi1, hi2, hi3, all, hi, t;
 	uint32_t r;
 
-	if (len < 128)
-		return hp_csum_scalar_local(buf, len, sum);
 	/* p: the block holding the first byte; n: bytes from p to the end */
 	p -= k;
 	n = k + (size_t)len;
@@ -130,6 +122,24 @@ AVX512 uint32_t hp_csum_avx512(const void *buf, int len, uint32_t sum)
 	return csum_add32c(r, sum);
 }
 
-/* The same function, for hp_csum()'s asm to jump to without the PLT. */
-__attribute__((visibility("hidden"))) extern __typeof(hp_csum_avx512) hp_csum_avx512_local
-	__attribute__((alias("hp_csum_avx512")));
+/**
+ * hp_csum_avx512() - hp_csum's AVX-512 path, for any length.
+ * @buf: bytes, any alignment
+ * @len: length in bytes, >= 0
+ * @sum: 32-bit partial sum to continue from
+ *
+ * Return: the same bits as hp_csum_scalar().
+ */
+AVX512 uint32_t hp_csum_avx512(const void *buf, int len, uint32_t sum)
+{
+	if (len < 128)
+		return hp_csum_scalar_local(buf, len, sum);
+	return avx512_body(buf, (size_t)len, sum);
+}
+
+/* hp_csum_avx512() past its short-length test, for hp_csum()'s shortcut,
+ * which takes it from 128 bytes only (csum_hp_plan.c). */
+AVX512 uint32_t hp__csum_avx512_long(const void *buf, int64_t len, uint32_t sum)
+{
+	return avx512_body(buf, (size_t)len, sum);
+}

@@ -3,8 +3,8 @@
  * hp_csum()'s plan: which method runs from which length at each address
  * parity, taken from the CPU's dispatch row (hotpath/dispatch.h) or forced
  * (HOTPATH_CSUM_FORCE, hp_csum_set_path()), and written into what the
- * entry in csum_hp.c reads: hp_csum_vec_from, hp_csum_avx512_from and the
- * class table.
+ * entry in csum_hp.c reads: hp_csum_vec_from, the shortcuts'
+ * hp_csum_avx512_from and hp_csum_avx2_from, and the class table.
  */
 #define _GNU_SOURCE	/* secure_getenv */
 #include <hotpath/bench.h>
@@ -125,6 +125,16 @@ static hp_csum_fn step_fn(const struct csum_plan *plan, uint32_t len)
 	return plan->fn[i - 1];
 }
 
+/* Does a step of @plan start in (lo, hi]? Then the class scans: its two
+ * ends may run the same method with another one between them. */
+static int boundary_inside(const struct csum_plan *plan, uint32_t lo, uint32_t hi)
+{
+	for (int i = 1; i < plan->n; i++)
+		if (plan->from[i] > lo && plan->from[i] <= hi)
+			return 1;
+	return 0;
+}
+
 /* Lengths [lo, hi] of class c. */
 static void class_range(int c, uint32_t *lo, uint32_t *hi)
 {
@@ -158,13 +168,21 @@ static void plans_changed(void)
 			if (lo < hp_csum_vec_from)
 				lo = (uint32_t)hp_csum_vec_from;
 			first = step_fn(&plans[odd], lo);
-			*entry = step_fn(&plans[odd], hi) != first ? hp__csum_scan :
+			*entry = boundary_inside(&plans[odd], lo, hi) ? hp__csum_scan :
 				 first == hp_csum_scalar ? hp__csum_loop : first;
 		}
-	/* Where both parities end on AVX-512, from the later of the two. */
-	hp_csum_avx512_from = INT64_MAX;
-	if (e->fn[e->n - 1] == hp_csum_avx512 && o->fn[o->n - 1] == hp_csum_avx512)
-		hp_csum_avx512_from = clamp_len(e_last > o_last ? e_last : o_last);
+	/* Where both parities end on AVX-512 or on AVX2, from the later of
+	 * the two (and not where the method alone would still take the adc
+	 * chains: hp_csum_avx512() below 128 bytes). */
+	hp_csum_avx512_from = hp_csum_avx2_from = INT64_MAX;
+	if (e->fn[e->n - 1] == o->fn[o->n - 1]) {
+		uint32_t from = e_last > o_last ? e_last : o_last;
+
+		if (e->fn[e->n - 1] == hp_csum_avx512)
+			hp_csum_avx512_from = clamp_len(from < 128 ? 128 : from);
+		else if (e->fn[e->n - 1] == hp_csum_avx2)
+			hp_csum_avx2_from = clamp_len(from);
+	}
 }
 
 /* @n steps from step functions; step 0 is the scalar path, whatever fn[0]. */
@@ -294,12 +312,14 @@ hp_csum_fn hp__csum_fn_for(const void *buf, int len)
 {
 	hp_csum_fn fn;
 
-	/* the asm's order: the adc chains to 80 bytes, the shortcut, the
+	/* the asm's order: the adc chains to 80 bytes, the shortcuts, the
 	 * table, the adc loop */
 	if (len <= 80)
 		return hp_csum_scalar;
 	if (len >= hp_csum_avx512_from)
 		return hp_csum_avx512;
+	if (len >= hp_csum_avx2_from)
+		return hp_csum_avx2;
 	if (len < hp_csum_vec_from)
 		return hp_csum_scalar;
 	if (len < CSUM_NEAR)

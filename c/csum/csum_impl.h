@@ -212,7 +212,14 @@ uint32_t hp_csum_scalar_local(const void *buf, int len, uint32_t sum);
 /* hp_csum_class less 2 * 12 entries: the far classes by the highest bit */
 #define CSUM_FAR 1856
 extern __attribute__((visibility("hidden"))) int64_t hp_csum_vec_from;
+/* The vector methods past their short-length test, for the asm's
+ * shortcuts (len >= HP_CSUM_SHORT, already sign-extended). */
+__attribute__((visibility("hidden")))
+uint32_t hp__csum_avx512_long(const void *buf, int64_t len, uint32_t sum);
+__attribute__((visibility("hidden")))
+uint32_t hp__csum_avx2_long(const void *buf, int64_t len, uint32_t sum);
 extern __attribute__((visibility("hidden"))) int64_t hp_csum_avx512_from;
+extern __attribute__((visibility("hidden"))) int64_t hp_csum_avx2_from;
 extern __attribute__((visibility("hidden"))) hp_csum_fn hp_csum_class[2 * CSUM_NCLASS];
 /* The adc loop inside hp_csum, for the table: entered with rax = 0 and
  * rsi the sign-extended length, so not callable from C. */

@@ -95,42 +95,62 @@ static void test_row_shapes_are_correct_here(void)
 }
 
 /*
- * hp_csum() jumps straight to the AVX-512 path (from its first compare
- * past 80 bytes) from hp_csum_avx512_from bytes: only where that path is
- * the row's last step at both parities (from the later of the two), else
- * a later step or the other parity's method would be skipped. Rows of
- * each shape, each also swept for its results.
+ * hp_csum() jumps straight to the AVX-512 method from hp_csum_avx512_from
+ * bytes and to the AVX2 one from hp_csum_avx2_from (from its first compare
+ * past 80 bytes): only where that method is the row's last step at both
+ * parities (from the later of the two, and never below 128 bytes for
+ * AVX-512, which the method alone leaves to the adc chains there), else a
+ * later step or the other parity's method would be skipped. Rows of each
+ * shape, as this CPU runs them (AVX-512 falling back to AVX2, or to the
+ * hybrid where 256-bit operations are split; AVX2 to the adc chains:
+ * `make test` runs this with features hidden too), each also swept for
+ * its results. A shortcut is written "5 FROM" (AVX-512), "2 FROM" (AVX2)
+ * or "-" (none).
  */
-extern int64_t hp_csum_avx512_from;	/* hidden in the library, c/csum/csum_hp.c */
+extern int64_t hp_csum_avx512_from, hp_csum_avx2_from;	/* hidden, c/csum/csum_hp.c */
 
-static void test_csum_shortcut_only_for_avx512_last(void)
+static void test_csum_shortcut_only_for_the_last_method(void)
 {
 	static const struct {
 		const char *csum;
-		int64_t from;	/* on a CPU with AVX-512 (BW) */
+		const char *with512, *with2, *narrow;	/* AVX-512; AVX2; AVX2, split */
 	} rows[] = {
-		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx512 256\n", 256 },
-		{ "csum.even = scalar 0, avx512 512\ncsum.odd = scalar 0, avx512 384\n", 512 },
+		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx512 256\n",
+		  "5 256", "2 256", "-" },
+		{ "csum.even = scalar 0, avx512 96\ncsum.odd = scalar 0, avx512 96\n",
+		  "5 128", "2 96", "-" },
+		{ "csum.even = scalar 0, avx512 512\ncsum.odd = scalar 0, avx512 384\n",
+		  "5 512", "2 512", "-" },
 		{ "csum.even = scalar 0, avx512 256, avx2 1024, avx512 2048\n"
-		  "csum.odd = scalar 0, avx2 300, avx512 4097\n", 4097 },
+		  "csum.odd = scalar 0, avx2 300, avx512 4097\n", "5 4097", "2 300", "-" },
 		{ "csum.even = scalar 0, avx512 256, avx2 3072\n"
-		  "csum.odd = scalar 0, avx512 256, avx2 3072\n", -1 },
-		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx2 256\n", -1 },
-		{ "csum.even = scalar 0, avx2 384\ncsum.odd = scalar 0, avx2 384\n", -1 },
+		  "csum.odd = scalar 0, avx512 256, avx2 3072\n", "2 3072", "2 256", "2 3072" },
+		{ "csum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx2 256\n",
+		  "-", "2 256", "-" },
+		{ "csum.even = scalar 0, avx2 384\ncsum.odd = scalar 0, avx2 384\n",
+		  "2 384", "2 384", "2 384" },
+		{ "csum.even = scalar 0, avx2 384\ncsum.odd = scalar 0, avx2 384, scalar 4096\n",
+		  "-", "-", "-" },
 	};
-	int has512 = (hp_cpu_features() & (HP_CPU_AVX512F | HP_CPU_AVX512BW)) ==
-		     (HP_CPU_AVX512F | HP_CPU_AVX512BW);
+	uint32_t f = hp_cpu_features();
+	int has512 = (f & (HP_CPU_AVX512F | HP_CPU_AVX512BW)) == (HP_CPU_AVX512F | HP_CPU_AVX512BW);
+	int narrow = hp__csum_method_fn(HP_CSUM_PATH_AVX512) == hp_csum_avx2_hybrid;
 
 	for (size_t i = 0; i < sizeof(rows) / sizeof(*rows); i++) {
 		struct hp_dispatch_row row;
 		char text[512], err[200] = "";
-		int64_t want = rows[i].from > 0 && has512 ? rows[i].from : INT64_MAX;
+		const char *want = has512 ? rows[i].with512 : !(f & HP_CPU_AVX2) ? "-" :
+				   narrow ? rows[i].narrow : rows[i].with2;
+		int64_t want512 = INT64_MAX, want2 = INT64_MAX;
 
+		if (want[0] != '-')
+			*(want[0] == '5' ? &want512 : &want2) = strtoll(want + 2, NULL, 10);
 		snprintf(text, sizeof(text), "%scrc32c = sse42 0\n", rows[i].csum);
 		CHECK(hp_dispatch_parse(text, &row, err, sizeof(err)) == 0, "%s: %s", text, err);
 		hp_csum_use_row(&row);
-		CHECK(hp_csum_avx512_from == want, "%s: shortcut from %lld, want %lld", rows[i].csum,
-		      (long long)hp_csum_avx512_from, (long long)want);
+		CHECK(hp_csum_avx512_from == want512 && hp_csum_avx2_from == want2,
+		      "%s: shortcuts from %lld (AVX-512), %lld (AVX2), want %s", rows[i].csum,
+		      (long long)hp_csum_avx512_from, (long long)hp_csum_avx2_from, want);
 		wrong = 0;
 		CHECK(!hp_guarded_call(sweep, (void *)rows[i].csum), "%s read outside",
 		      rows[i].csum);
@@ -235,7 +255,7 @@ static void csum_reaches(const char *row, int odd, uint64_t len, int want)
  * off the 32-byte classes' edges, past 4 KiB on and off the powers of two,
  * and a scalar step after vector ones: every length 0..4200 and every
  * boundary's neighbours reach their own step through hp_csum()'s asm
- * (hp_csum_avx512_from never applies to probes).
+ * (hp_csum_last_from never applies to probes).
  */
 static void test_csum_lengths_reach_their_step(void)
 {
@@ -252,6 +272,9 @@ static void test_csum_lengths_reach_their_step(void)
 		{ "scalar again",
 		  { { 0, 300, 600, 700, 5000 }, { 0, 1, 0, 2, 0 }, 5 },
 		  { { 0, 1024, 1040 }, { 0, 3, 4 }, 3 } },
+		{ "back inside a class",
+		  { { 0, 256, 4100, 4200, 70000, 70001 }, { 0, 1, 2, 1, 3, 1 }, 6 },
+		  { { 0, 300, 310 }, { 0, 2, 1 }, 3 } },
 		{ "late first step",
 		  { { 0, 2047, 100000 }, { 0, 1, 2 }, 3 },
 		  { { 0, 70000 }, { 0, 3 }, 2 } },
@@ -518,7 +541,7 @@ int main(void)
 	fill_random(big.base, big.size);
 	test_every_row_is_correct_here();
 	test_row_shapes_are_correct_here();
-	test_csum_shortcut_only_for_avx512_last();
+	test_csum_shortcut_only_for_the_last_method();
 	test_csum_lengths_reach_their_step();
 	test_crc32c_lengths_reach_their_step();
 	test_every_row_chooses_its_steps();
