@@ -135,7 +135,7 @@ static hp_crc32c_fn scan(size_t len)
  * row may leave a method and come back to it within one class (avx2-fused,
  * avx2-vpclmul 49151, avx2-fused 49153: 32768..65535 starts and ends on
  * the fused fold), and such a class took the fused fold at 49151 and
- * 49152 until 2026-11-27. */
+ * 49152 until 2026-11-26. */
 static void fill_classes(struct hp_crc32c_plan *plan)
 {
 	for (size_t c = 0; c < HP_CRC32C_NCLASS; c++) {
