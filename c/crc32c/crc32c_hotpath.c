@@ -18,8 +18,9 @@
  * beside it. Methods the CPU lacks fall back: the fused fold to the
  * 512-bit fold, that to the 256-bit fold where the CPU has AVX2 and
  * VPCLMULQDQ (else eight lanes), the 256-bit fused fold to the 256-bit
- * fold, that to eight lanes, folding and the multi-stream methods to one
- * stream, SSE4.2 to slicing by 8.
+ * fold, that to eight lanes, the 512-bit seed-last fold to the 256-bit
+ * one, that to four seed-last streams, folding and the multi-stream
+ * methods to one stream, SSE4.2 to slicing by 8.
  */
 #include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
@@ -49,9 +50,11 @@ static int method_runs(enum hp_crc32c_method m, uint32_t f)
 		return !!(f & HP_CPU_SSE42);
 	case HP_CRC32C_AVX512:
 	case HP_CRC32C_AVX512_FUSED:
+	case HP_CRC32C_AVX512_SEEDLAST:
 		return (f & NEED_AVX512) == NEED_AVX512;
 	case HP_CRC32C_AVX2_VPCLMUL:
 	case HP_CRC32C_AVX2_FUSED:
+	case HP_CRC32C_AVX2_SEEDLAST:
 		return (f & NEED_AVX2V) == NEED_AVX2V;
 	default:	/* three streams merge, and folds fold, with PCLMULQDQ */
 		return (f & NEED_FOLD) == NEED_FOLD;
@@ -66,6 +69,8 @@ static enum hp_crc32c_method usable(enum hp_crc32c_method m, uint32_t f)
 		    m == HP_CRC32C_AVX512 ? HP_CRC32C_AVX2_VPCLMUL :
 		    m == HP_CRC32C_AVX2_FUSED ? HP_CRC32C_AVX2_VPCLMUL :
 		    m == HP_CRC32C_AVX2_VPCLMUL ? HP_CRC32C_FOLD8 :
+		    m == HP_CRC32C_AVX512_SEEDLAST ? HP_CRC32C_AVX2_SEEDLAST :
+		    m == HP_CRC32C_AVX2_SEEDLAST ? HP_CRC32C_SSE42_4WAY_SEEDLAST :
 		    m == HP_CRC32C_SSE42 ? HP_CRC32C_SLICE8 : HP_CRC32C_SSE42;
 	return m;
 }
@@ -95,6 +100,10 @@ static hp_crc32c_fn method_fn(enum hp_crc32c_method m)
 		return hp__crc32c_avx2;
 	case HP_CRC32C_AVX2_FUSED:
 		return hp__crc32c_fused256;
+	case HP_CRC32C_AVX512_SEEDLAST:
+		return hp__crc32c_avx512_seedlast;
+	case HP_CRC32C_AVX2_SEEDLAST:
+		return hp__crc32c_avx2_seedlast;
 	default:
 		return hp_crc32c_slice8;
 	}

@@ -314,10 +314,17 @@ extern HP_HIDDEN uint32_t hp_crc32c_stream_k[HP_STREAM_K_MAX / 8][4];
 /*
  * For the seed-last methods (crc32c_sse42.c): hp_crc32c_seed_k[n] =
  * x^(8n - 33) mod P, so that hp_clmul_shift(crc, it) is crc followed by n
- * zero bytes, for 5 <= n < HP_SEEDLAST_MAX.
+ * zero bytes, for 0 <= n < HP_SEEDLAST_FOLD_MAX (8 KiB). The stream
+ * methods take the CRC last below HP_SEEDLAST_MAX, the seed-last folds
+ * (avx512-seedlast, avx2-seedlast) below HP_SEEDLAST_FOLD_MAX, where the
+ * CRC-first fold's latency has come down to its throughput (Emerald
+ * Rapids, docs/labs/crc32c.md "Seed-last folds"). One load per call: a
+ * multiply of two tabled powers instead (512-byte steps) cost 3 cycles
+ * per call at 512 to 3072 bytes, combine_clmul.c's nibble powers 3 to 5.
  */
 #define HP_SEEDLAST_MAX 512
-extern HP_HIDDEN uint32_t hp_crc32c_seed_k[HP_SEEDLAST_MAX];
+#define HP_SEEDLAST_FOLD_MAX 2048
+extern HP_HIDDEN uint32_t hp_crc32c_seed_k[HP_SEEDLAST_FOLD_MAX];
 
 HP_HIDDEN uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf,
 				    size_t len);
@@ -341,5 +348,11 @@ HP_HIDDEN uint32_t hp__crc32c_avx2(uint32_t crc, const void *buf,
 				   size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fused256(uint32_t crc, const void *buf,
 				       size_t len);
+/* The two folds from a zero CRC, the input CRC multiplied in last, below
+ * HP_SEEDLAST_FOLD_MAX bytes (crc32c_vpclmul_avx512.c, _avx2.c). */
+HP_HIDDEN uint32_t hp__crc32c_avx512_seedlast(uint32_t crc, const void *buf,
+					      size_t len);
+HP_HIDDEN uint32_t hp__crc32c_avx2_seedlast(uint32_t crc, const void *buf,
+					    size_t len);
 
 #endif /* HOTPATH_CRC32C_INTERNAL_H */

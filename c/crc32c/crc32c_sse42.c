@@ -57,12 +57,19 @@ uint32_t hp_crc32c_sse42(uint32_t crc, const void *buf, size_t len)
  * 8.1 against 8.0 / 8.0, so a row starts it further on (the zen5 row
  * from 64). The constants: crc32c_internal.h, hp_crc32c_seed_k.
  */
-uint32_t hp_crc32c_seed_k[HP_SEEDLAST_MAX];
+uint32_t hp_crc32c_seed_k[HP_SEEDLAST_FOLD_MAX];
 
+/* Each entry from the one before, times x^8 (eight shifts,
+ * hp_crc32c_shift_ref(k, 1)): 2048 entries in 16k shifts, where a power
+ * of x from scratch per entry (as until 2026-11-26, for 512) took 1M. */
 __attribute__((constructor)) static void seed_k_init(void)
 {
-	for (int n = 5; n < HP_SEEDLAST_MAX; n++)
-		hp_crc32c_seed_k[n] = hp_crc32c_xpow_ref(8 * n - 33);
+	uint32_t k = hp_crc32c_xpow_ref(-33);
+
+	for (int n = 0; n < HP_SEEDLAST_FOLD_MAX; n++) {
+		hp_crc32c_seed_k[n] = k;
+		k = hp_crc32c_shift_ref(k, 1);
+	}
 }
 
 /* Below 8 and from HP_SEEDLAST_MAX bytes, the plain stream. */

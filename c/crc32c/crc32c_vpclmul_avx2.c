@@ -60,14 +60,12 @@ static inline HP_AVX2V __m128i lanes_to_one(__m256i z)
 			     _mm256_extracti128_si256(z, 1));
 }
 
-HP_AVX2V uint32_t hp__crc32c_avx2(uint32_t crc, const void *buf, size_t len)
+/* The fold of @len >= 128 bytes from @crc (0: the seed-last method). */
+static inline __attribute__((always_inline)) HP_AVX2V uint32_t
+fold_from(uint32_t crc, const uint8_t *p, size_t len)
 {
-	const uint8_t *p = buf;
 	__m256i z0, z1, z2, z3, k;
 	__m128i a, kx;
-
-	if (len < 128)
-		return hp__crc32c_fold4(crc, buf, len);
 
 	/* The CRC so far joins the first four bytes. */
 	z0 = _mm256_xor_si256(load256(p), _mm256_setr_epi32((int)crc, 0, 0, 0, 0, 0, 0, 0));
@@ -98,9 +96,39 @@ HP_AVX2V uint32_t hp__crc32c_avx2(uint32_t crc, const void *buf, size_t len)
 	return hp_crc32_stream(hp_fold_finish(a), p, len);
 }
 
+HP_AVX2V uint32_t hp__crc32c_avx2(uint32_t crc, const void *buf, size_t len)
+{
+	if (len < 128)
+		return hp__crc32c_fold4(crc, buf, len);
+	return fold_from(crc, buf, len);
+}
+
 uint32_t hp_crc32c_vpclmul_avx2(uint32_t crc, const void *buf, size_t len)
 {
 	return hp__crc32c_avx2(crc, buf, len);
+}
+
+/*
+ * Seed-last, as hp__crc32c_avx512_seedlast(): the fold above from a zero
+ * CRC, the input CRC times x^(8 len) XORed in last. Below 128 bytes one
+ * seed-last crc32q stream (hp__crc32c_seedlast), from
+ * HP_SEEDLAST_FOLD_MAX the CRC-first fold.
+ */
+HP_AVX2V uint32_t hp__crc32c_avx2_seedlast(uint32_t crc, const void *buf,
+					   size_t len)
+{
+	if (len < 128)
+		return hp__crc32c_seedlast(crc, buf, len);
+	if (len >= HP_SEEDLAST_FOLD_MAX)
+		return fold_from(crc, buf, len);
+	return fold_from(0, buf, len) ^
+	       hp_clmul_shift(crc, hp_crc32c_seed_k[len]);
+}
+
+uint32_t hp_crc32c_vpclmul_avx2_seedlast(uint32_t crc, const void *buf,
+					 size_t len)
+{
+	return hp__crc32c_avx2_seedlast(crc, buf, len);
 }
 
 /*

@@ -62,14 +62,12 @@ static inline HP_AVX512 __m128i lanes_to_one(__m512i z)
 		_mm_xor_si128(hp_fold(a2, hp_fold_k(HP_FOLD_128)), a3));
 }
 
-HP_AVX512 uint32_t hp__crc32c_avx512(uint32_t crc, const void *buf, size_t len)
+/* The fold of @len >= 256 bytes from @crc (0: the seed-last method). */
+static inline __attribute__((always_inline)) HP_AVX512 uint32_t
+fold_from(uint32_t crc, const uint8_t *p, size_t len)
 {
-	const uint8_t *p = buf;
 	__m512i z0, z1, z2, z3, k;
 	__m128i a3, kx;
-
-	if (len < 256)
-		return hp__crc32c_fold4(crc, buf, len);
 
 	z0 = _mm512_xor_si512(_mm512_loadu_si512(p),
 			      _mm512_zextsi128_si512(
@@ -103,9 +101,69 @@ HP_AVX512 uint32_t hp__crc32c_avx512(uint32_t crc, const void *buf, size_t len)
 	return hp_crc32_stream(hp_fold_finish(a3), p, len);
 }
 
+HP_AVX512 uint32_t hp__crc32c_avx512(uint32_t crc, const void *buf, size_t len)
+{
+	if (len < 256)
+		return hp__crc32c_fold4(crc, buf, len);
+	return fold_from(crc, buf, len);
+}
+
 uint32_t hp_crc32c_vpclmul_avx512(uint32_t crc, const void *buf, size_t len)
 {
 	return hp__crc32c_avx512(crc, buf, len);
+}
+
+/* 64 to 255 bytes from a zero CRC: one register, the next 64 bytes
+ * folded into it 512 bits on, then fold_from()'s 16-byte tail. */
+static inline __attribute__((always_inline)) HP_AVX512 uint32_t
+fold_short0(const uint8_t *p, size_t len)
+{
+	__m512i z = _mm512_loadu_si512(p);
+	__m128i a, kx;
+
+	for (p += 64, len -= 64; len >= 64; len -= 64, p += 64)
+		z = fold512(z, k512(HP_FOLD_512), _mm512_loadu_si512(p));
+	a = lanes_to_one(z);
+	kx = hp_fold_k(HP_FOLD_128);
+	for (; len >= 16; len -= 16, p += 16)
+		a = _mm_xor_si128(hp_fold(a, kx), hp_loadu128(p));
+	return hp_crc32_stream(hp_fold_finish(a), p, len);
+}
+
+/*
+ * Seed-last (crc32c_sse42.c's sse42-seedlast says why): the fold above
+ * from a zero CRC, and the input CRC times x^(8 len) by one PCLMULQDQ and
+ * one crc32q, XORed in last. hp__crc32c_avx512() takes the CRC into its
+ * first register, so a chain of calls (the lab's latency mode, a CRC
+ * carried over fragments) waits for the whole fold and its reduction:
+ * here only for the multiply. 128 to 255 bytes: fold_short0() (17.2 /
+ * 17.1 cycles at 128 bytes, latency / throughput, against 19.2 / 19.1
+ * for the 256-bit seed-last fold, Emerald Rapids); below 128 one
+ * seed-last crc32q stream, which beat one zmm register there (64 bytes
+ * 13 against 18 to 20). From HP_SEEDLAST_FOLD_MAX the CRC-first fold,
+ * whose chain through the CRC is by then hidden behind the other
+ * registers' loads and folds (2048 bytes: 73.2 / 73.2 against 74.2 /
+ * 74.2 seed-last; docs/labs/crc32c.md, "Seed-last folds").
+ */
+#define SL512_FROM 128
+HP_AVX512 uint32_t hp__crc32c_avx512_seedlast(uint32_t crc, const void *buf,
+					      size_t len)
+{
+	if (len < SL512_FROM)
+		return hp__crc32c_seedlast(crc, buf, len);
+	if (len < 256)
+		return fold_short0(buf, len) ^
+		       hp_clmul_shift(crc, hp_crc32c_seed_k[len]);
+	if (len >= HP_SEEDLAST_FOLD_MAX)
+		return fold_from(crc, buf, len);
+	return fold_from(0, buf, len) ^
+	       hp_clmul_shift(crc, hp_crc32c_seed_k[len]);
+}
+
+uint32_t hp_crc32c_vpclmul_avx512_seedlast(uint32_t crc, const void *buf,
+					   size_t len)
+{
+	return hp__crc32c_avx512_seedlast(crc, buf, len);
 }
 
 /*

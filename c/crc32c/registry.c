@@ -169,6 +169,21 @@ static const struct hp_variant crc32c_variants[] = {
 		.origin = "hotpath's own",
 	},
 	{
+		.name = "vpclmul-avx512-seedlast",
+		.fn = hp_crc32c_vpclmul_avx512_seedlast,
+		.needs = FOLD | HP_CPU_AVX512F | HP_CPU_AVX512BW |
+			 HP_CPU_AVX512VL | HP_CPU_VPCLMUL,
+		.desc = "vpclmul-avx512 from zero, input CRC multiplied in last (PCLMULQDQ)",
+		.origin = "hotpath's own; sse42-seedlast below 128 bytes, vpclmul-avx512 from 2048",
+	},
+	{
+		.name = "vpclmul-avx2-seedlast",
+		.fn = hp_crc32c_vpclmul_avx2_seedlast,
+		.needs = FOLD | HP_CPU_AVX2 | HP_CPU_VPCLMUL,
+		.desc = "vpclmul-avx2 from zero, input CRC multiplied in last (PCLMULQDQ)",
+		.origin = "hotpath's own; sse42-seedlast below 128 bytes, vpclmul-avx2 from 2048",
+	},
+	{
 		.name = "fused-crc32-pclmul",
 		.fn = hp_crc32c_fused,
 		.needs = FOLD,

@@ -121,6 +121,16 @@ static void test_fold_constants(void)
 	}
 }
 
+/* The seed-last constants, filled each from the one before
+ * (crc32c_sse42.c): hp_crc32c_seed_k[n] = x^(8n - 33) mod P for every n
+ * below HP_SEEDLAST_FOLD_MAX, against the reference's powers of x. */
+static void test_seed_constants(void)
+{
+	for (int n = 0; n < HP_SEEDLAST_FOLD_MAX; n++)
+		CHECK(hp_crc32c_seed_k[n] == hp_crc32c_xpow_ref(8 * (int64_t)n - 33),
+		      "hp_crc32c_seed_k[%d]", n);
+}
+
 static void test_variant(const struct hp_variant *v, struct hp_guarded *g)
 {
 	const struct hp_primitive *p = &hp_prim_crc32c;
@@ -150,6 +160,7 @@ static void test_variant(const struct hp_variant *v, struct hp_guarded *g)
 		2 * 16384 + 31, 65535, 65536, 65536 + 8 + 3, 4 * 16384 + 32,
 		38079, 38080, 38081, 2 * 38080 + 447, 2 * 38080 + 448,
 		191, 192, 193, 383, 384, 49151, 49152, 49153, 2 * 49152 + 191,
+		2047, 2048, 2049,	/* the seed-last folds' own (every length below 4096 too) */
 		2 * 49152 + 192, 2 * 49152 + 193,
 		BIG - 1, BIG,
 	};
@@ -191,6 +202,7 @@ int main(void)
 	}
 	test_reference();
 	test_fold_constants();
+	test_seed_constants();
 	if (hp_guarded_alloc(&g, BIG + 4096)) {
 		perror("hp_guarded_alloc");
 		return 2;

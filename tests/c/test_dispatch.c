@@ -76,6 +76,11 @@ static void test_row_shapes_are_correct_here(void)
 		"sse42-3way 333, avx512 1000, avx512-fused 2000",
 		"sse42 0, avx2-vpclmul 128, avx2-fused 320, avx2-vpclmul 3000, avx2-fused 4000",
 		"fold8 0, avx2-fused 100, avx512 700, avx2-vpclmul 1500, avx2-fused 2500",
+		/* the seed-last folds across their own edges (128, 256, 2048) */
+		"sse42 0, sse42-seedlast 64, avx2-seedlast 96, avx512-seedlast 127, avx512 2047, "
+		"avx512-seedlast 2049",
+		"avx512-seedlast 0, avx2-seedlast 255, avx512-seedlast 257, avx2-seedlast 2040, "
+		"avx2-vpclmul 3000, avx2-seedlast 4000",
 	};
 
 	for (size_t i = 0; i < sizeof(crc) / sizeof(*crc); i++) {
@@ -394,12 +399,19 @@ static const char *const many_steps[] = {
 	"csum.odd = scalar 0\n"
 	"crc32c = sse42 0, avx2-vpclmul 129, avx2-fused 200, fold8 1000, avx2-fused 4097, "
 	"avx2-vpclmul 49151, avx2-fused 49153, avx512 1000000\n",
+	"name = many-seedlast\n"
+	"csum.even = scalar 0\n"
+	"csum.odd = scalar 0\n"
+	"crc32c = sse42 0, avx2-seedlast 100, avx512-seedlast 129, avx2-seedlast 1000, "
+	"avx512-seedlast 2047, avx512 2048, avx2-seedlast 4097, avx512-seedlast 65536\n",
 };
 
 /*
  * The CRC methods' fallbacks on this CPU (HOTPATH_CPU_HIDE included):
  * avx512-fused -> avx512 -> avx2-vpclmul (AVX2 and VPCLMULQDQ) -> fold8,
- * avx2-fused -> avx2-vpclmul -> fold8; fold8's own fallback below that.
+ * avx2-fused -> avx2-vpclmul -> fold8; fold8's own fallback below that;
+ * avx512-seedlast -> avx2-seedlast (AVX2 and VPCLMULQDQ) ->
+ * sse42-4way-seedlast, whose own fallback below that.
  */
 static void test_crc32c_fallbacks(void)
 {
@@ -418,6 +430,17 @@ static void test_crc32c_fallbacks(void)
 	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX512) == v512, "avx512's fallback");
 	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX512_FUSED) ==
 	      ((f & need512) == need512 ? hp__crc32c_fused512 : v512), "avx512-fused's fallback");
+	hp_crc32c_fn sl4 = hp__crc32c_method_fn(HP_CRC32C_SSE42_4WAY_SEEDLAST);
+	hp_crc32c_fn sl256 = (f & need256) == need256 ? hp__crc32c_avx2_seedlast : sl4;
+	hp_crc32c_fn sl512 = (f & need512) == need512 ? hp__crc32c_avx512_seedlast : sl256;
+
+	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX2_SEEDLAST) == sl256, "avx2-seedlast's fallback");
+	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX512_SEEDLAST) == sl512,
+	      "avx512-seedlast's fallback");
+	printf("  crc32c fallbacks here: avx512-seedlast -> %s\n",
+	       sl512 == hp__crc32c_avx512_seedlast ? "avx512-seedlast" :
+	       sl512 == hp__crc32c_avx2_seedlast ? "avx2-seedlast" :
+	       sl512 == hp__crc32c_4way_seedlast ? "sse42-4way-seedlast" : "its fallback");
 	printf("  crc32c fallbacks here: avx512 -> %s, avx2-fused -> %s\n",
 	       v512 == hp__crc32c_avx512 ? "avx512" : v512 == hp__crc32c_avx2 ? "avx2-vpclmul" :
 	       "fold8's",

@@ -78,6 +78,10 @@ uint32_t hp_crc32c_vpclmul_avx512(uint32_t crc, const void *buf, size_t len);
  * fold with four crc32q streams beside it, as hp_crc32c_fused_vpclmul(). */
 uint32_t hp_crc32c_vpclmul_avx2(uint32_t crc, const void *buf, size_t len);
 uint32_t hp_crc32c_fused_vpclmul_avx2(uint32_t crc, const void *buf, size_t len);
+/* hotpath's own: those two folds from a zero CRC, the input CRC multiplied
+ * in last (a chain of calls waits for one multiply, not the fold). */
+uint32_t hp_crc32c_vpclmul_avx512_seedlast(uint32_t crc, const void *buf, size_t len);
+uint32_t hp_crc32c_vpclmul_avx2_seedlast(uint32_t crc, const void *buf, size_t len);
 
 /* crc32q streams and PCLMULQDQ folding in one loop, both ports busy. */
 uint32_t hp_crc32c_fused(uint32_t crc, const void *buf, size_t len);

@@ -83,6 +83,8 @@ enum hp_crc32c_method {
 	HP_CRC32C_AVX512_FUSED,
 	HP_CRC32C_AVX2_VPCLMUL,		/* the fold on 256-bit registers, no AVX-512 */
 	HP_CRC32C_AVX2_FUSED,		/* that fold and four crc32q streams */
+	HP_CRC32C_AVX512_SEEDLAST,	/* the 512-bit fold, the input CRC last */
+	HP_CRC32C_AVX2_SEEDLAST,	/* the 256-bit fold, the input CRC last */
 	HP_CRC32C_NMETHODS
 };
 
