@@ -53,7 +53,7 @@
  *   added last, so a chain of calls waits two instructions per call.
  *
  * - Vector methods only past 80 bytes: up to there hp_csum pays no compare
- *   for them; past it two compares against memory (the AVX-512 shortcut's
+ *   for them; past it three compares against memory (the two shortcuts'
  *   and the table's first length, below), and below HP_CSUM_SHORT no load
  *   of the table. Measured on a Zen 3
  *   in one run against the computed-jump version: faster in 70 of 80

@@ -148,7 +148,7 @@ static void class_range(int c, uint32_t *lo, uint32_t *hi)
 }
 
 /* The asm's view of the plans: hp_csum_vec_from, the table and the
- * AVX-512 shortcut. */
+ * two shortcuts. */
 static void plans_changed(void)
 {
 	const struct csum_plan *e = &plans[0], *o = &plans[1];
