@@ -37,6 +37,14 @@ def test_missing_field_named():
         parse_run(doc)
 
 
+@pytest.mark.parametrize("values", [[11.0, True], [11.0, "11"], [None], "11.0"])
+def test_samples_that_are_not_numbers_named(values):
+    doc = json.loads((FIXTURES / "run-protocol-example.json").read_text())
+    doc["figures"][0]["values"] = values
+    with pytest.raises(RunnerError, match=r"figures\[\]\.values is not a list of numbers"):
+        parse_run(doc)
+
+
 def test_failure_case_read():
     doc = json.loads((FIXTURES / "run-protocol-example.json").read_text())
     doc["variants"][0].update(

@@ -24,7 +24,9 @@ def test_student_t_p_values_against_tables():
 def test_t_quantiles_match_the_p_values():
     for df in (1, 2, 3, 5, 10, 30):
         assert t_two_sided_p(t975(df), df) == pytest.approx(0.05, abs=5e-4)
-    assert t975(100) == 1.96 and t975(0.5) == math.inf
+    # published two-sided 5% points, fractional df (Welch) between its neighbours
+    assert t975(2) == pytest.approx(4.303, abs=1e-3) and t975(100) == pytest.approx(1.984, abs=1e-3)
+    assert t975(2) > t975(2.5) > t975(3) and t975(0.5) == math.inf
 
 
 def test_ratio_ci_brackets_a_known_shift():

@@ -4,7 +4,13 @@
 import numpy as np
 import pytest
 
-from hotpath.stats import bootstrap_median_ci, intervals_overlap, is_noisy, summarize
+from hotpath.stats import (
+    bootstrap_median_ci,
+    intervals_overlap,
+    is_noisy,
+    median_resample_quantiles,
+    summarize,
+)
 
 
 def test_median_and_percentiles_exact_on_small_arrays():
@@ -25,7 +31,22 @@ def test_ci_brackets_the_median_and_is_reproducible():
     samples = rng.normal(100.0, 2.0, 400)
     lo, hi = bootstrap_median_ci(samples)
     assert lo <= np.median(samples) <= hi
-    assert (lo, hi) == bootstrap_median_ci(samples)  # fixed seed
+    assert (lo, hi) == bootstrap_median_ci(samples)  # exact: no random draws
+
+
+@pytest.mark.parametrize("n", [41, 400])
+def test_exact_ci_matches_resampling(n):
+    """The exact distribution gives what many resamples estimate (odd and even n)."""
+    rng = np.random.default_rng(5)
+    samples = 40.0 + rng.exponential(3.0, n)
+    draws = rng.integers(0, n, size=(20000, n))
+    resampled = np.percentile(np.median(samples[draws], axis=1), [2.5, 97.5])
+    lo, hi = bootstrap_median_ci(samples)
+    step = float(np.median(np.diff(np.sort(samples))))  # about one order statistic
+    assert abs(lo - resampled[0]) <= 3 * step and abs(hi - resampled[1]) <= 3 * step
+    q = median_resample_quantiles(np.sort(samples), np.array([0.0, 0.5, 1.0]))
+    assert q[0] == pytest.approx(np.min(samples)) or q[0] <= lo
+    assert lo <= q[1] <= hi
 
 
 def test_ci_contains_true_median_most_of_the_time():
@@ -36,7 +57,7 @@ def test_ci_contains_true_median_most_of_the_time():
     trials = 40
     for _ in range(trials):
         samples = 40.0 + rng.exponential(10.0, 200)
-        lo, hi = bootstrap_median_ci(samples, resamples=500)
+        lo, hi = bootstrap_median_ci(samples)
         covered += lo <= true_median <= hi
     assert covered >= 0.8 * trials
 
