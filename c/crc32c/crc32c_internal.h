@@ -312,6 +312,44 @@ hp_fold_to_one(__m128i *x, int lanes, const uint8_t **pp, size_t *lenp)
 extern HP_HIDDEN uint32_t hp_crc32c_stream_k[HP_STREAM_K_MAX / 8][4];
 
 /*
+ * The fused methods' crc32q half (crc32c_vpclmul_avx2.c and _avx512.c):
+ * four streams @s bytes apart from @b, each from zero, @stream more bytes
+ * on each per fold step; then the block's CRC from the folded part's CRC
+ * and the four streams, merged by one PCLMULQDQ each and one crc32q (@k:
+ * hp_crc32c_stream_k for streams of s bytes). The CRC so far is carried
+ * over a block of m steps by hp_fused_k_fill()'s m-th constant.
+ */
+static inline __attribute__((always_inline)) HP_SSE42 void
+hp_fused_streams(uint64_t c[4], const uint8_t *b, size_t s, int stream)
+{
+	for (int j = 0; j < stream; j += 8) {
+		c[0] = _mm_crc32_u64(c[0], hp_load64(b + j));
+		c[1] = _mm_crc32_u64(c[1], hp_load64(b + s + j));
+		c[2] = _mm_crc32_u64(c[2], hp_load64(b + 2 * s + j));
+		c[3] = _mm_crc32_u64(c[3], hp_load64(b + 3 * s + j));
+	}
+}
+
+static inline __attribute__((always_inline)) HP_CLMUL uint32_t
+hp_fused_merge(uint32_t folded, const uint64_t c[4], const uint32_t *k)
+{
+	__m128i merge = _mm_xor_si128(
+		_mm_xor_si128(hp_clmul_k(folded, k[3]), hp_clmul_k(c[0], k[2])),
+		_mm_xor_si128(hp_clmul_k(c[1], k[1]), hp_clmul_k(c[2], k[0])));
+
+	return (uint32_t)c[3] ^
+	       (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(merge));
+}
+
+/* k[m] = x^(8 * step * m - 33) for m = 1..max_steps: a CRC carried over
+ * m steps of @step bytes (hp_clmul_shift). */
+static inline void hp_fused_k_fill(uint32_t *k, int max_steps, int64_t step)
+{
+	for (int m = 1; m <= max_steps; m++)
+		k[m] = hp_crc32c_xpow_ref(8 * step * m - 33);
+}
+
+/*
  * For the seed-last methods (crc32c_sse42.c): hp_crc32c_seed_k[n] =
  * x^(8n - 33) mod P, so that hp_clmul_shift(crc, it) is crc followed by n
  * zero bytes, for 0 <= n < HP_SEEDLAST_FOLD_MAX (8 KiB). The stream

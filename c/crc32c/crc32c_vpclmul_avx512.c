@@ -194,8 +194,7 @@ static uint32_t fused_k[FUSED_MAX_STEPS + 1];
 
 __attribute__((constructor)) static void fused_k_init(void)
 {
-	for (int m = 1; m <= FUSED_MAX_STEPS; m++)
-		fused_k[m] = hp_crc32c_xpow_ref(8 * FUSED_STEP * (int64_t)m - 33);
+	hp_fused_k_fill(fused_k, FUSED_MAX_STEPS, FUSED_STEP);
 }
 
 /* The CRC, from zero, of the block of @m steps at @p. */
@@ -207,16 +206,10 @@ static inline HP_AVX512 uint32_t fused_block(const uint8_t *p, size_t m)
 	const __m512i kf = k512(HP_FOLD_2048);
 	__m512i z0 = _mm512_loadu_si512(p), z1 = _mm512_loadu_si512(p + 64);
 	__m512i z2 = _mm512_loadu_si512(p + 128), z3 = _mm512_loadu_si512(p + 192);
-	uint64_t c0 = 0, c1 = 0, c2 = 0, c3 = 0;
-	__m128i merge;
+	uint64_t c[4] = { 0, 0, 0, 0 };
 
 	for (size_t i = 1;; i++) {
-		for (int j = 0; j < FUSED_STREAM; j += 8) {
-			c0 = _mm_crc32_u64(c0, hp_load64(b + j));
-			c1 = _mm_crc32_u64(c1, hp_load64(b + s + j));
-			c2 = _mm_crc32_u64(c2, hp_load64(b + 2 * s + j));
-			c3 = _mm_crc32_u64(c3, hp_load64(b + 3 * s + j));
-		}
+		hp_fused_streams(c, b, s, FUSED_STREAM);
 		b += FUSED_STREAM;
 		if (i == m)
 			break;
@@ -226,13 +219,8 @@ static inline HP_AVX512 uint32_t fused_block(const uint8_t *p, size_t m)
 		z2 = fold512(z2, kf, _mm512_loadu_si512(p + 128));
 		z3 = fold512(z3, kf, _mm512_loadu_si512(p + 192));
 	}
-	merge = _mm_xor_si128(
-		_mm_xor_si128(hp_clmul_k(hp_fold_finish(lanes_to_one(
-					    four_to_one(z0, z1, z2, z3))), k[3]),
-			      hp_clmul_k(c0, k[2])),
-		_mm_xor_si128(hp_clmul_k(c1, k[1]), hp_clmul_k(c2, k[0])));
-	return (uint32_t)c3 ^
-	       (uint32_t)_mm_crc32_u64(0, (uint64_t)_mm_cvtsi128_si64(merge));
+	return hp_fused_merge(hp_fold_finish(lanes_to_one(four_to_one(z0, z1, z2, z3))),
+			      c, k);
 }
 
 HP_AVX512 uint32_t hp__crc32c_fused512(uint32_t crc, const void *buf,
