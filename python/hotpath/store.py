@@ -10,7 +10,7 @@ databases (hotpath.db.schema, SQLAlchemy Core), migrated by Alembic
 schema inside the transaction that stores its run, so nothing in it is
 lost and a run is stored whole or not at all; many writers at once are
 safe (SQLite's write lock, PostgreSQL's transactions and an advisory lock
-while migrating). The location is checked (check_db_path) before any
+while migrating). The location is checked (hotpath.db.access) before any
 measurement starts, and nothing is created until a run is saved, so bad
 input never leaves a file behind. Commands that only read (history,
 compare, report, trend, the width history) open the history read-only
@@ -19,7 +19,6 @@ compare, report, trend, the width history) open the history read-only
 
 import json
 import os
-import sqlite3
 import time
 import zlib
 from collections.abc import Iterator
@@ -29,215 +28,27 @@ from pathlib import Path
 from typing import Any
 
 import sqlalchemy as sa
-from sqlalchemy import event
-from sqlalchemy.pool import NullPool
 
 from hotpath.db import migrate, schema
-from hotpath.db.location import DbLocation, DbUrl, connect_args, from_environment, parse_location
+from hotpath.db.access import (
+    DB_ERRORS,
+    SCHEMA_VERSION,
+    check_db_path,
+    open_engine,
+    refuse_unusable,
+    store_error,
+)
+from hotpath.db.location import DbLocation
 from hotpath.db.rows import figure_from_row, figure_row, run_from_row, run_values
-from hotpath.destination import can_write, pseudo_root
 from hotpath.errors import StoreError, UsageError
 from hotpath.inputs import ascii_int, shown
 from hotpath.machine import Fingerprint
 from hotpath.results import FigureResult, RunResult
 
-SCHEMA_VERSION = schema.SCHEMA_VERSION
-SQLITE_HEADER = b"SQLite format 3\x00"
-ALLOWED = (
-    "--db wants a SQLite file hotpath created, or (to store a run) a new file in a writable folder"
-)
-ALLOWED_URL = "check the URL, that the server is up and that its role may connect (docs/history.md)"
-# How long to wait for another process's lock on the history before giving up.
-LOCK_TIMEOUT_S = 10.0
 # The PostgreSQL advisory lock taken while a history's schema is migrated.
 MIGRATION_LOCK = 0x686F7470  # "hotp"
 # Test hook: write this file and sleep when half a run's figures are inserted.
 PAUSE_HOOK = "HOTPATH_TEST_PAUSE_MID_RUN"
-
-
-def default_db_path() -> Path:
-    """$XDG_STATE_HOME/hotpath/history.sqlite; the XDG spec says a relative
-    (or empty) XDG_STATE_HOME is ignored: then ~/.local/state."""
-    state = Path(os.environ.get("XDG_STATE_HOME") or "")
-    if not state.is_absolute():
-        state = Path.home() / ".local" / "state"
-    return state / "hotpath" / "history.sqlite"
-
-
-def db_path(args: Any) -> DbLocation:
-    """The history a command's --db names, else $HOTPATH_DB, else the default one."""
-    given = getattr(args, "db", None)
-    try:
-        if isinstance(given, str):
-            return parse_location(given)
-        if given is not None:
-            return given  # type: ignore[no-any-return]
-        return from_environment() or default_db_path()
-    except ValueError as err:
-        raise UsageError(str(err)) from err
-
-
-def storing(args: Any) -> bool:
-    """Whether a command keeps its run (no --no-store)."""
-    return not getattr(args, "no_store", False)
-
-
-def _reason(err: BaseException) -> str:
-    """The driver's words for a database error, on one line."""
-    orig = getattr(err, "orig", None) or err
-    return " ".join(str(orig).split())
-
-
-def _failure(where: DbLocation, doing: str, err: BaseException) -> StoreError:
-    """StoreError for a database error while `doing` ("read", "written"): a lock
-    held by another process says so, anything else adds what --db allows."""
-    why = _reason(err)
-    if "locked" in why:
-        return StoreError(
-            f"database '{where}' cannot be {doing}: another process holds a lock on it ({why}); "
-            "try again when it is done, or use another --db"
-        )
-    allowed = ALLOWED_URL if isinstance(where, DbUrl) else ALLOWED
-    return StoreError(f"database '{where}' cannot be {doing} ({why}); {allowed}")
-
-
-DB_ERRORS = (sa.exc.SQLAlchemyError, sqlite3.Error, OSError)
-
-
-def _check_found(found: migrate.Found, where: DbLocation, empty_ok: bool = True) -> None:
-    """Refuse a history newer than this hotpath, or a database that is not
-    one: a SQLite file with tables but no schema version (or, unless
-    empty_ok, none at all); a PostgreSQL database with hotpath's table names
-    but no version (other tables beside a new history are fine there)."""
-    if found.newer:
-        said = (
-            f"schema version {found.version}"
-            if found.version is not None and found.version > SCHEMA_VERSION
-            else f"schema revision '{found.revision}'"
-        )
-        raise StoreError(
-            f"database '{where}' has {said}; this hotpath reads up to "
-            f"version {SCHEMA_VERSION}: use a newer hotpath or another --db"
-        )
-    if found.effective is not None:
-        return
-    if isinstance(where, DbUrl):
-        if not found.empty:
-            raise StoreError(f"database '{where}' is not a hotpath history; {ALLOWED_URL}")
-    elif found.tables or not empty_ok:
-        raise StoreError(f"database '{where}' is not a hotpath history; {ALLOWED}")
-
-
-def _connect_ro(path: Path) -> sqlite3.Connection:
-    """A read-only connection: SQLite creates and changes nothing through it."""
-    uri = f"{path.resolve().as_uri()}?mode=ro"
-    return sqlite3.connect(uri, uri=True, timeout=LOCK_TIMEOUT_S, isolation_level=None)
-
-
-def _engine(where: DbLocation, read_only: bool) -> tuple[sa.Engine, dict[str, bool]]:
-    """An engine for the history, and the switch that makes its next
-    transaction a write (SQLite: BEGIN IMMEDIATE, the write lock at once)."""
-    state = {"write": False}
-    if isinstance(where, DbUrl):
-        args = connect_args(read_only)
-        return sa.create_engine(where.url, poolclass=NullPool, connect_args=args), state
-
-    def connect() -> sqlite3.Connection:
-        if read_only:
-            return _connect_ro(where)
-        conn = sqlite3.connect(where, timeout=LOCK_TIMEOUT_S, isolation_level=None)
-        conn.execute("PRAGMA foreign_keys = ON")
-        return conn
-
-    engine = sa.create_engine("sqlite://", creator=connect, poolclass=NullPool)
-
-    @event.listens_for(engine, "begin")
-    def begin(conn: sa.Connection) -> None:
-        conn.exec_driver_sql("BEGIN IMMEDIATE" if state["write"] else "BEGIN")
-
-    return engine, state
-
-
-def _found(where: DbLocation) -> migrate.Found:
-    """What the history holds, read without writing anything."""
-    engine, _ = _engine(where, read_only=True)
-    try:
-        with engine.connect() as conn:
-            return migrate.inspect_schema(conn)
-    except DB_ERRORS as err:
-        raise _failure(where, "read", err) from err
-    finally:
-        engine.dispose()
-
-
-def check_db_path(path: DbLocation, write: bool = True) -> None:
-    """Raise StoreError unless `path` can hold the history. Writes nothing.
-
-    With write (the measuring commands), the file or the folder it goes in
-    must be writable and no other process may hold a write lock on it now;
-    a database URL must answer. Without (history, compare), an existing
-    file must already be a hotpath history: an empty file or another
-    program's database is refused.
-    """
-    if isinstance(path, DbUrl):
-        _check_found(_found(path), path)
-        return
-    root = pseudo_root(path)
-    if root is not None:
-        raise StoreError(f"database '{path}' is under {root}, a kernel file system; {ALLOWED}")
-    if path.is_dir():
-        raise StoreError(f"database '{path}' is a directory; {ALLOWED}")
-    if path.exists():
-        if not path.is_file():
-            raise StoreError(f"database '{path}' is not a regular file; {ALLOWED}")
-        try:
-            with open(path, "rb") as handle:
-                header = handle.read(len(SQLITE_HEADER))
-        except OSError as err:
-            raise StoreError(
-                f"database '{path}' cannot be read ({err.strerror}); {ALLOWED}"
-            ) from err
-        if header and header != SQLITE_HEADER:
-            raise StoreError(f"database '{path}' is not a SQLite file; {ALLOWED}")
-        if not header and not write:
-            raise StoreError(
-                f"database '{path}' is not a hotpath history (an empty file); {ALLOWED}"
-            )
-        if header:
-            _check_found(_found(path), path, empty_ok=write)
-        if write:
-            _check_writable(path, bool(header))
-        return
-    ancestor = path.absolute().parent
-    while not ancestor.exists():
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise StoreError(f"database '{path}' cannot be created: '{ancestor}' is not a folder")
-    if write and not can_write(ancestor):
-        raise StoreError(f"database '{path}' cannot be created: '{ancestor}' is not writable")
-
-
-def _check_writable(path: Path, initialised: bool) -> None:
-    """The existing file `path` can take a run: writable, its folder too (SQLite
-    writes its journal beside it), and no other process holding it locked."""
-    if not os.access(path, os.W_OK):
-        raise StoreError(f"database '{path}' is not writable; {ALLOWED}")
-    folder = path.absolute().parent
-    if not can_write(folder):
-        raise StoreError(
-            f"database '{path}' cannot be written: its folder '{folder}' is not writable "
-            f"(SQLite writes a journal beside the file); {ALLOWED}"
-        )
-    if not initialised:
-        return
-    conn = sqlite3.connect(path, timeout=LOCK_TIMEOUT_S, isolation_level=None)
-    try:
-        conn.execute("BEGIN IMMEDIATE")  # the write lock, taken and given back: no change
-        conn.execute("ROLLBACK")
-    except sqlite3.Error as err:
-        raise _failure(path, "written", err) from err
-    finally:
-        conn.close()
 
 
 @dataclass(frozen=True)
@@ -272,7 +83,7 @@ class Store:
     def __init__(self, where: DbLocation, read_only: bool) -> None:
         self.path = where
         self.read_only = read_only
-        self.engine, self._state = _engine(where, read_only)
+        self.engine, self._state = open_engine(where, read_only)
         self._conn: sa.Connection | None = None
         self._tx: sa.RootTransaction | None = None
         self._columns: dict[str, set[str]] = {}
@@ -309,7 +120,7 @@ class Store:
         store = cls(path, read_only=True)
         try:
             found = store.schema()
-            _check_found(found, path)
+            refuse_unusable(found, path)
             if found.empty:
                 raise UsageError(
                     f"database '{path}' holds no hotpath history: no runs recorded there yet"
@@ -353,7 +164,7 @@ class Store:
                 with conn.begin():
                     yield conn
         except DB_ERRORS as err:
-            raise _failure(self.path, "read", err) from err
+            raise store_error(self.path, "read", err) from err
 
     def _rows(self, query: str, **params: Any) -> list[Any]:
         """All rows of a query; none from a history that does not exist yet."""
@@ -384,7 +195,7 @@ class Store:
         finally:
             self._state["write"] = False
         found = migrate.inspect_schema(conn)
-        _check_found(found, self.path)
+        refuse_unusable(found, self.path)
         if not found.at_head:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
@@ -416,7 +227,7 @@ class Store:
                 run.run_id = None
             self._abandon()
             if isinstance(err, DB_ERRORS):
-                raise _failure(self.path, "written", err) from err
+                raise store_error(self.path, "written", err) from err
             raise
 
     # -- writing ---------------------------------------------------------------

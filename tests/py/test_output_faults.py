@@ -22,8 +22,8 @@ import pytest
 
 from hotpath import measure
 from hotpath import report as report_module
-from hotpath import store as store_module
 from hotpath.cli import main
+from hotpath.db import access as store_access
 from hotpath.render import symbols
 from hotpath.store import Store
 from test_store import V2_COLUMNS, V3_COLUMNS
@@ -66,7 +66,7 @@ def quick_plots(monkeypatch):
 
 @pytest.fixture
 def fast_locks(monkeypatch):
-    monkeypatch.setattr(store_module, "LOCK_TIMEOUT_S", 0.1)
+    monkeypatch.setattr(store_access, "LOCK_TIMEOUT_S", 0.1)
 
 
 def runs_in(db: Path) -> int:
@@ -481,7 +481,7 @@ def test_relative_xdg_state_home_ignored(cli, monkeypatch, tmp_path, private_hom
     monkeypatch.setenv("XDG_STATE_HOME", value)
     monkeypatch.chdir(tmp_path)
     expected = private_home / ".local" / "state" / "hotpath" / "history.sqlite"
-    assert store_module.default_db_path() == expected
+    assert store_access.default_db_path() == expected
     res = cli("csum", *Q)
     assert res.status == 0 and f"stored as run 1 in {expected}" in res.out
     assert sorted(p.name for p in tmp_path.iterdir()) == ["fake-build", "home"]

@@ -7,11 +7,12 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from hotpath.db.access import check_db_path
 from hotpath.errors import StoreError, UsageError
 from hotpath.machine import Fingerprint
 from hotpath.protocol import Failure, Variant
 from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult, VariantResult
-from hotpath.store import SCHEMA_VERSION, Store, check_db_path
+from hotpath.store import SCHEMA_VERSION, Store
 
 # The columns schemas 2 and 3 added (migrations 0002 and 0003), oldest
 # first: dropping them from a new history makes one as those versions

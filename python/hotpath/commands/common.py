@@ -20,6 +20,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hotpath import kernelsrc
+from hotpath.db.access import check_db_path, db_path, storing
 from hotpath.db.location import location_type
 from hotpath.destination import check_folder, reason
 from hotpath.errors import HotpathError, StoreError, UsageError
@@ -29,7 +30,7 @@ from hotpath.render import markdown, text
 from hotpath.results import RunResult
 from hotpath.runner import Runner, repo_root
 from hotpath.stats import DEFAULT_NOISY_FRACTION
-from hotpath.store import Store, check_db_path, db_path, storing
+from hotpath.store import Store
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:

@@ -14,12 +14,13 @@ from pathlib import Path
 from hotpath import compare, destination
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.commands.report import write_folder
+from hotpath.db.access import check_db_path
 from hotpath.errors import UsageError
 from hotpath.machine import Fingerprint
 from hotpath.render import compare_html, compare_text
 from hotpath.report import check_folder
 from hotpath.results import FigureResult, RunResult
-from hotpath.store import Store, check_db_path
+from hotpath.store import Store
 from hotpath.verdicts import DEFAULT_THRESHOLD, add_threshold_option, check_threshold
 
 

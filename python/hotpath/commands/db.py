@@ -5,7 +5,8 @@ to the newest version (Alembic), and its health read (docs/history.md)."""
 import argparse
 
 from hotpath.commands.common import add_db_option, db_path
-from hotpath.store import SCHEMA_VERSION, Store, check_db_path, upgrade_history
+from hotpath.db.access import check_db_path
+from hotpath.store import SCHEMA_VERSION, Store, upgrade_history
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

@@ -11,8 +11,9 @@ import sys
 
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.commands.machines import keyed_rows, resolve_key
+from hotpath.db.access import check_db_path
 from hotpath.errors import UsageError
-from hotpath.store import Store, check_db_path
+from hotpath.store import Store
 
 # Far beyond any history, and well inside SQLite's 64-bit LIMIT.
 MAX_LIMIT = 1_000_000_000

@@ -18,11 +18,12 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from hotpath.commands.common import add_db_option, db_path
+from hotpath.db.access import check_db_path
 from hotpath.db.location import DbLocation
 from hotpath.errors import UsageError
 from hotpath.inputs import shown
 from hotpath.machine import KEY_PARTS, PART_WORDS, Fingerprint, is_key
-from hotpath.store import RunRow, Store, check_db_path
+from hotpath.store import RunRow, Store
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

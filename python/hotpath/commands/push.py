@@ -9,9 +9,10 @@ are stored, byte for byte; the source is only read."""
 import argparse
 
 from hotpath.commands.common import add_db_option, db_path
+from hotpath.db.access import check_db_path
 from hotpath.db.location import location_type
 from hotpath.errors import UsageError
-from hotpath.store import Store, check_db_path
+from hotpath.store import Store
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:

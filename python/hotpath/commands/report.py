@@ -13,11 +13,12 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hotpath.commands.common import add_db_option, db_path
+from hotpath.db.access import check_db_path
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError
 from hotpath.report import check_folder, write_pages, write_results
 from hotpath.results import RunResult
-from hotpath.store import Store, check_db_path
+from hotpath.store import Store
 from hotpath.verdicts import add_threshold_option, check_threshold
 
 

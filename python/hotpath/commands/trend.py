@@ -19,10 +19,10 @@ from typing import Any
 
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.commands.report import write_folder
+from hotpath.db.access import check_db_path
 from hotpath.destination import check_folder
 from hotpath.errors import UsageError
 from hotpath.results import unit_name
-from hotpath.store import check_db_path
 from hotpath.trend import (
     DEFAULT_MAX_PVALUE,
     DEFAULT_MIN_MAGNITUDE,

@@ -3,7 +3,9 @@
 
 location: a --db value (or $HOTPATH_DB) as a file path or a database URL;
 it imports nothing heavy, so `python -m hotpath.tune` starts without
-SQLAlchemy. schema: the tables at the newest version, in SQLAlchemy Core,
+SQLAlchemy. access: whether that location can hold a run (checked before
+anything is measured) and engines to read or write it; hotpath.store keeps
+the runs. schema: the tables at the newest version, in SQLAlchemy Core,
 for SQLite and PostgreSQL alike. migrate: Alembic run programmatically over
 the revisions in migrations/versions (0001 is the first release's schema,
 each later one a schema version), shipped inside the package.

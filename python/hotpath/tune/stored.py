@@ -43,7 +43,7 @@ def db_of(args: argparse.Namespace) -> "DbLocation | None":
     (StoreError, status 2, when it cannot hold a run); None with --no-store."""
     if getattr(args, "no_store", False):
         return None
-    from hotpath.store import check_db_path, db_path
+    from hotpath.db.access import check_db_path, db_path
 
     path = db_path(args)
     check_db_path(path)

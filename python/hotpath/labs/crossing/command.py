@@ -6,12 +6,12 @@ kernel (hotpath.labs.crossing.vm); each run kept in the history."""
 
 import argparse
 
+from hotpath.db.access import check_db_path, db_path, storing
 from hotpath.errors import UsageError
 from hotpath.labs.crossing import check_dir, check_workload, refuse_engine_options, stored
 from hotpath.labs.crossing import run as crossing_run
 from hotpath.labs.crossing import vm as crossing_vm
 from hotpath.results import RunResult
-from hotpath.store import check_db_path, db_path, storing
 
 
 def run(args: argparse.Namespace) -> int:
