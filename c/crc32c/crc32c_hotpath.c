@@ -241,7 +241,8 @@ hp_crc32c_fn hp__crc32c_fn_for(size_t len)
 }
 
 /* The inlined stream of hp_crc32c_inline(), as a function: what the asm
- * below leaves to it (a tail of len % 8 bytes, or 64 bytes and more). */
+ * below leaves to it (64 bytes and more, for a row whose first step
+ * reaches that far). */
 HP_HIDDEN HP_SSE42 uint32_t hp__crc32c_short_c(uint32_t crc, const void *buf, size_t len)
 {
 	return hp_crc32_short(crc, buf, len);

@@ -3,8 +3,8 @@
 
 `hotpath compare` (hotpath.compare says when each is used): a bootstrap CI
 of the ratio of medians from the samples of single runs, and the p-value of
-Student's t from the medians of replicas (scipy.stats, already a dependency
-of apache-otava, replaced the incomplete beta function written here).
+Student's t from the medians of replicas (scipy.special's, which replaced
+an incomplete beta function written here; scipy came with apache-otava).
 """
 
 import math

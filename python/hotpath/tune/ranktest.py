@@ -24,9 +24,10 @@ def mann_whitney_u(a: Sequence[float], b: Sequence[float]) -> tuple[float, float
     if m == 0 or n == 0:
         raise ValueError("both samples need at least one value")
     values = [float(x) for x in a] + [float(x) for x in b]
-    if len(set(values)) == 1:
+    distinct = len(set(values))
+    if distinct == 1:
         return m * n / 2.0, 1.0  # every value equal: nothing tells the samples apart
-    exact = len(set(values)) == m + n and m <= EXACT_MAX and n <= EXACT_MAX
+    exact = distinct == m + n and m <= EXACT_MAX and n <= EXACT_MAX
     got = mannwhitneyu(
         values[:m], values[m:], alternative="two-sided", method="exact" if exact else "asymptotic"
     )
