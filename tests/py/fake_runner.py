@@ -243,6 +243,9 @@ def dispatch_row():
             "system_row": f"/var/cache/hotpath/dispatch/{key}.row"}  # fmt: skip
 
 
+# FAKE_RUNNER_SPOIL=VARIANT:SIZE,...: figures a neighbour spoiled (SIZE * for all)
+SPOIL = set(filter(None, os.environ.get("FAKE_RUNNER_SPOIL", "").split(",")))
+
 # hotpath's own variants run the row: FAKE_RUNNER_MEASURED_ROW_SCALE slows
 # them under a row that `hotpath dispatch` measured (read once per process)
 OWN_SCALE = (
@@ -350,6 +353,9 @@ def main():
             fig["ticks"] = [round(x, 4) for x in ticks]
             fig["share"] = [1.0] * rounds  # a quiet core: every sample clean
             fig["clean"] = [1] * rounds
+            if f"{v['name']}:{size}" in SPOIL or f"{v['name']}:*" in SPOIL:
+                fig["share"] = [0.4] * rounds  # a neighbour spoiled every sample
+                fig["clean"] = [0] * rounds
         figures.append(fig)
         if opts["progress"]:
             print(f"progress {done} {len(cells)}", file=sys.stderr, flush=True)

@@ -65,6 +65,28 @@ def test_both_modes_count():
     assert points[0].split == (("latency", "sse42", pytest.approx(1.1)),)
 
 
+def test_a_length_with_a_spoiled_method_is_left_to_the_step_before():
+    # avx2 lost its only figure at 256 to a neighbour: scalar "winning" there
+    # alone is no evidence, so 256 is undecided and avx2 starts at 512
+    spoiled = fig("hp-csum-avx2", 256, 0.0)
+    spoiled.status, spoiled.median, spoiled.samples_taken = "n/a", None, 145
+    run = run_of(
+        fig("hp-csum-scalar", 128, 10.0), fig("hp-csum-avx2", 128, 12.0),
+        fig("hp-csum-scalar", 256, 30.0), spoiled,
+        fig("hp-csum-scalar", 512, 40.0), fig("hp-csum-avx2", 512, 25.0),
+    )  # fmt: skip
+    points = dispatch.choose(run, CSUM, 0, FACTS.csum_short)
+    assert [(p.size, p.method) for p in points] == [(128, "scalar"), (512, "avx2")]
+    assert dispatch.undecided(run, CSUM, 0, FACTS.csum_short) == [256]
+    # a method the CPU lacks (not timed), or a mode it has no figure in (n/a
+    # with nothing sampled), is no gap in the evidence
+    spoiled.samples_taken = 0
+    assert dispatch.undecided(run, CSUM, 0, FACTS.csum_short) == []
+    spoiled.status = "not timed"
+    assert [p.size for p in dispatch.choose(run, CSUM, 0, FACTS.csum_short)] == [128, 256, 512]
+    assert dispatch.undecided(run, CSUM, 0, FACTS.csum_short) == []
+
+
 def test_no_split_where_the_chosen_method_is_within_three_percent_everywhere():
     run = run_of(
         fig("hp-csum-scalar", 512, 41.0), fig("hp-csum-avx2", 512, 40.0),
@@ -88,6 +110,21 @@ def test_steps_merge_the_shortest_run_beyond_eight():
     row = dispatch.steps(points, FACTS.steps_max, "scalar")
     assert len(row) <= FACTS.steps_max and row[0] == ("scalar", 0)
     assert all(a[1] < b[1] and a[0] != b[0] for a, b in itertools.pairwise(row))
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_command_leaves_a_spoiled_length_to_the_step_before(cli, monkeypatch):
+    monkeypatch.setenv("FAKE_RUNNER_SPOIL", "sse42-1stream:64")
+    res = cli("dispatch", "--rounds", "5")
+    assert res.status == 0, res.err
+    assert "1 length(s) left to the step before" in res.out and "crc32c 64" in res.out
+    assert not any(line.startswith("crc32c ") and line.split()[1] == "64"
+                   for line in res.out.splitlines())  # fmt: skip
+    # spoiled at every length: no row, said, exit 1
+    monkeypatch.setenv("FAKE_RUNNER_SPOIL", "sse42-1stream:*")
+    res = cli("dispatch", "--rounds", "5")
+    assert res.status == 1 and "no length of crc32c had every method timed" in res.err
+    assert "no clean sample" in res.err
 
 
 @pytest.mark.usefixtures("fake_runner")

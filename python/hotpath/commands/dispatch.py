@@ -21,7 +21,7 @@ from hotpath.destination import check_folder, write_file
 from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.inputs import check_rounds
 from hotpath.protocol import DispatchFacts, Listing, ParsedRow, Steps, parse_row
-from hotpath.results import FigureResult, RunResult
+from hotpath.results import RunResult
 from hotpath.runner import Runner, invoke
 
 MODES = ("latency", "throughput")
@@ -343,24 +343,34 @@ def _measure(runner: Runner, known: Listing, facts: DispatchFacts, rounds: int,
 
 def _choose(
     result: RunResult, facts: DispatchFacts
-) -> tuple[dict[int, list[dispatch.Point]], list[dispatch.Point], list[FigureResult]]:
+) -> tuple[dict[int, list[dispatch.Point]], list[dispatch.Point], list[str]]:
     """Per length the method the figures ask for (hp_csum() per address
-    parity, hp_crc32c()), and the figures that were not timed; a primitive
-    with no timed figure at all ends the command (exit 1)."""
-    csum = {
-        align: dispatch.choose(result, facts.of("csum_partial"), align, facts.csum_short)
-        for align in dispatch.PLAN["csum_partial"][1]
+    parity, hp_crc32c()), and the lengths left undecided (a method's figure
+    spoiled there); a primitive with no decided length ends the command
+    (exit 1)."""
+    short = {"csum_partial": facts.csum_short, "crc32c": 0}
+    aligns = {p: dispatch.PLAN[p][1] for p in dispatch.PLAN}
+    points = {
+        p: {a: dispatch.choose(result, facts.of(p), a, short[p]) for a in aligns[p]}
+        for p in dispatch.PLAN
     }
-    crc = dispatch.choose(result, facts.of("crc32c"), 0)
-    spoiled = [f for f in result.figures if not f.timed and f.status == "n/a"]
-    untimed = [p for p in dispatch.PLAN
-               if not any(f.timed for f in result.figures if f.primitive == p)]  # fmt: skip
-    if untimed:
+    undecided = {
+        p: [(a, size) for a in aligns[p]
+            for size in dispatch.undecided(result, facts.of(p), a, short[p])]
+        for p in dispatch.PLAN
+    }  # fmt: skip
+    timed = {f.primitive for f in result.figures if f.timed}
+    # no timed figure, or every length a method's figure was spoiled at
+    empty = [p for p in dispatch.PLAN
+             if p not in timed or (undecided[p] and not any(points[p].values()))]  # fmt: skip
+    if empty:
         # Not the input's fault (exit 1): nothing to decide a row from.
+        spoiled = [f for f in result.figures if f.status == "n/a" and f.samples_taken]
         why = spoiled[0].reason if spoiled else "no figure"
-        raise HotpathError(f"no method could be timed for {', '.join(untimed)} ({why}); no row "
-                           "measured, nothing written or kept")  # fmt: skip
-    return csum, crc, spoiled
+        raise HotpathError(f"no length of {', '.join(empty)} had every method timed ({why}); "
+                           "no row measured, nothing written or kept")  # fmt: skip
+    left = [f"{p} {size}{' odd' if a else ''}" for p in dispatch.PLAN for a, size in undecided[p]]
+    return points["csum_partial"], points["crc32c"][0], left
 
 
 def _table(
@@ -397,7 +407,7 @@ def _table(
 
 def _notes(
     every: list[dispatch.Point],
-    spoiled: list[FigureResult],
+    left: list[str],
     runs: set[str],
     use_row: tuple[str, str],
 ) -> list[str]:
@@ -409,9 +419,10 @@ def _notes(
             "(in brackets: a mode whose own best method is more than 3% faster than the "
             "chosen one; no one method is within 3% in every mode at that length)"
         )
-    if spoiled:
-        lines.append(f"{len(spoiled)} figure(s) not timed ({spoiled[0].reason}): the row is "
-                     "decided from the lengths that were")  # fmt: skip
+    if left:
+        lines.append(f"{len(left)} length(s) left to the step before, a method's figure "
+                     f"spoiled there (no clean sample: a neighbour or a changing clock): "
+                     f"{', '.join(left)}")  # fmt: skip
     gains = [p.gain for p in every if p.gain]
     if gains:
         lines.append(
@@ -480,7 +491,7 @@ def run(args: argparse.Namespace) -> int:
                                           rounds)]))  # fmt: skip
         return 0
     result = _measure(runner, known, facts, rounds, args.command_line)
-    csum, crc, spoiled = _choose(result, facts)
+    csum, crc, left = _choose(result, facts)
     machine = result.machine
     name = f"measured-{machine.vendor.lower()}-f{machine.family}m{machine.model}"
     measured = _row(runner, facts, name, csum, crc)
@@ -494,7 +505,7 @@ def run(args: argparse.Namespace) -> int:
                 by_primitive)  # fmt: skip
     lines = [
         *_table(result, head, rounds, by_primitive, runs),
-        *_notes(every, spoiled, runs, use_row),
+        *_notes(every, left, runs, use_row),
         "",
         "measured row:",
         *_indented(text),
