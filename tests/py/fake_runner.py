@@ -243,8 +243,18 @@ def dispatch_row():
             "system_row": f"/var/cache/hotpath/dispatch/{key}.row"}  # fmt: skip
 
 
-# FAKE_RUNNER_SPOIL=VARIANT:SIZE,...: figures a neighbour spoiled (SIZE * for all)
-SPOIL = set(filter(None, os.environ.get("FAKE_RUNNER_SPOIL", "").split(",")))
+# FAKE_RUNNER_SPOIL=VARIANT:SIZE,...: figures a neighbour spoiled (SIZE * for
+# all); with FAKE_RUNNER_SPOIL_ONCE=FILE only in the run that creates FILE
+def spoiled(cells) -> set[str]:
+    """The VARIANT:SIZE names to spoil in this run of `cells`."""
+    spoil = set(filter(None, os.environ.get("FAKE_RUNNER_SPOIL", "").split(",")))
+    hit = any(f"{v['name']}:{s}" in spoil or f"{v['name']}:*" in spoil for v, s, _, _ in cells)
+    if os.environ.get("FAKE_RUNNER_SPOIL_ONCE") and hit:
+        try:
+            open(os.environ["FAKE_RUNNER_SPOIL_ONCE"], "x").close()
+        except FileExistsError:
+            return set()
+    return spoil
 
 # hotpath's own variants run the row: FAKE_RUNNER_MEASURED_ROW_SCALE slows
 # them under a row that `hotpath dispatch` measured (read once per process)
@@ -328,6 +338,7 @@ def main():
     rng = np.random.default_rng(int(opts.get("rng-seed", "1")))
     figures = []
     cells = [(v, s, a, m) for m in modes for s in sizes for a in aligns for v in variants]
+    spoil = spoiled(cells)
     for done, (v, size, align, mode) in enumerate(cells, 1):
         fig = {
             "variant": v["name"],
@@ -353,7 +364,7 @@ def main():
             fig["ticks"] = [round(x, 4) for x in ticks]
             fig["share"] = [1.0] * rounds  # a quiet core: every sample clean
             fig["clean"] = [1] * rounds
-            if f"{v['name']}:{size}" in SPOIL or f"{v['name']}:*" in SPOIL:
+            if f"{v['name']}:{size}" in spoil or f"{v['name']}:*" in spoil:
                 fig["share"] = [0.4] * rounds  # a neighbour spoiled every sample
                 fig["clean"] = [0] * rounds
         figures.append(fig)

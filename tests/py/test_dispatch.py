@@ -113,7 +113,20 @@ def test_steps_merge_the_shortest_run_beyond_eight():
 
 
 @pytest.mark.usefixtures("fake_runner")
+def test_command_measures_a_spoiled_length_again(cli, monkeypatch, tmp_path: Path):
+    # the neighbour left: the length measured again is decided
+    monkeypatch.setenv("FAKE_RUNNER_SPOIL", "sse42-1stream:64")
+    monkeypatch.setenv("FAKE_RUNNER_SPOIL_ONCE", str(tmp_path / "spoiled-once"))
+    res = cli("dispatch", "--rounds", "5")
+    assert res.status == 0, res.err
+    assert (tmp_path / "spoiled-once").exists() and "left to the step before" not in res.out
+    assert any(line.startswith("crc32c ") and line.split()[1] == "64"
+               for line in res.out.splitlines())  # fmt: skip
+
+
+@pytest.mark.usefixtures("fake_runner")
 def test_command_leaves_a_spoiled_length_to_the_step_before(cli, monkeypatch):
+    # the neighbour stayed through every measurement of 64 bytes
     monkeypatch.setenv("FAKE_RUNNER_SPOIL", "sse42-1stream:64")
     res = cli("dispatch", "--rounds", "5")
     assert res.status == 0, res.err
