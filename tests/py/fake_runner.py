@@ -256,6 +256,7 @@ def spoiled(cells) -> set[str]:
             return set()
     return spoil
 
+
 # hotpath's own variants run the row: FAKE_RUNNER_MEASURED_ROW_SCALE slows
 # them under a row that `hotpath dispatch` measured (read once per process)
 OWN_SCALE = (
