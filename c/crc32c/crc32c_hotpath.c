@@ -299,7 +299,8 @@ __asm__(
 	"jmp *" HP_STR(PLAN_FAR) "(%rcx,%rax,8)\n\t"
 	".cfi_endproc\n\t"
 	".size hp_crc32c, . - hp_crc32c\n\t"
-	/* hp_crc32c()'s short path, below 64 bytes: the len % 8 bytes at the
+	/* hp_crc32c()'s short path, and the "sse42" method wherever a row
+	 * names it (hp__crc32c_sse42, the same code), below 64 bytes: the len % 8 bytes at the
 	 * start (4, 2, 1), then the whole words as one ladder of crc32q
 	 * ending at the buffer's end, entered by compares that fall through
 	 * until the length's rung: a length of whole words takes one taken
@@ -314,7 +315,11 @@ __asm__(
 	".globl hp__crc32c_short\n\t"
 	".hidden hp__crc32c_short\n\t"
 	".type hp__crc32c_short,@function\n"
-	"hp__crc32c_short:\n\t"
+	".globl hp__crc32c_sse42\n\t"
+	".hidden hp__crc32c_sse42\n\t"
+	".type hp__crc32c_sse42,@function\n"
+	"hp__crc32c_short:\n"
+	"hp__crc32c_sse42:\n\t"
 	".cfi_startproc\n\t"
 	"movl %edi,%eax\n\t"
 	"leaq -8(%rdx),%rcx\n\t"
@@ -377,4 +382,5 @@ __asm__(
 	"ret\n\t"
 	".cfi_endproc\n\t"
 	".size hp__crc32c_short, . - hp__crc32c_short\n\t"
+	".size hp__crc32c_sse42, . - hp__crc32c_sse42\n\t"
 	".text");

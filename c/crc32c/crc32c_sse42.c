@@ -33,11 +33,10 @@ __attribute__((constructor)) static void stream_k_init(void)
 	}
 }
 
-HP_SSE42 uint32_t hp__crc32c_sse42(uint32_t crc, const void *buf, size_t len)
-{
-	return hp_crc32_stream(crc, buf, len);
-}
-
+/* hp__crc32c_sse42(), the one stream, is hp_crc32c()'s own short stream
+ * (crc32c_hotpath.c, in assembly below 64 bytes): the method a row names
+ * "sse42" and the variant sse42-1stream that `hotpath dispatch` times it
+ * by run the code hp_crc32c() inlines, not a loop of their own. */
 uint32_t hp_crc32c_sse42(uint32_t crc, const void *buf, size_t len)
 {
 	return hp__crc32c_sse42(crc, buf, len);
