@@ -69,6 +69,8 @@ class Point:
     # the row in use over the measured row, both run through the dispatch:
     # one ratio per pair of runs
     run_ratios: tuple[float, ...] = ()
+    # False: a step of the row in use, kept where nothing was measured
+    measured: bool = True
 
     @property
     def gain(self) -> float | None:
@@ -208,6 +210,11 @@ def _split(
         if chosen in medians and medians[chosen] > medians[best] * (1 + SPLIT):
             out.append((mode, best, medians[chosen] / medians[best]))
     return tuple(out)
+
+
+def from_steps(row: list[tuple[str, int]], align: int) -> list[Point]:
+    """A row's steps as points (not measured): steps() gives them back."""
+    return [Point(start, align, method, 0.0, None, measured=False) for method, start in row]
 
 
 def steps(points: list[Point], steps_max: int, first: str | None = None) -> list[tuple[str, int]]:

@@ -125,18 +125,27 @@ def test_command_measures_a_spoiled_length_again(cli, monkeypatch, tmp_path: Pat
 
 
 @pytest.mark.usefixtures("fake_runner")
-def test_command_leaves_a_spoiled_length_to_the_step_before(cli, monkeypatch):
+def test_command_leaves_a_spoiled_length_to_the_step_before(cli, monkeypatch, tmp_path: Path):
     # the neighbour stayed through every measurement of 64 bytes
+    row = tmp_path / "row.txt"
     monkeypatch.setenv("FAKE_RUNNER_SPOIL", "sse42-1stream:64")
     res = cli("dispatch", "--rounds", "5")
     assert res.status == 0, res.err
     assert "1 length(s) left to the step before" in res.out and "crc32c 64" in res.out
     assert not any(line.startswith("crc32c ") and line.split()[1] == "64"
                    for line in res.out.splitlines())  # fmt: skip
-    # spoiled at every length: no row, said, exit 1
+    # spoiled at every length: the CRC keeps the row in use's steps, said
     monkeypatch.setenv("FAKE_RUNNER_SPOIL", "sse42-1stream:*")
-    res = cli("dispatch", "--rounds", "5")
-    assert res.status == 1 and "no length of crc32c had every method timed" in res.err
+    res = cli("dispatch", "--rounds", "5", "--write", str(row))
+    assert res.status == 0, res.err
+    assert "crc32c: no length had every method timed" in res.out
+    assert not any(line.startswith("crc32c ") for line in res.out.splitlines())
+    assert row.read_text().splitlines()[-1] == "crc32c = sse42 0, fold4 64"  # the fake's row
+    # and nothing decided for either primitive: no row, said, exit 1
+    monkeypatch.setenv("FAKE_RUNNER_SPOIL", "sse42-1stream:*,hp-csum:*,rfc1071-ref:*")
+    row.unlink()
+    res = cli("dispatch", "--rounds", "5", "--write", str(row))
+    assert res.status == 1 and "had every method timed" in res.err and not row.exists()
     assert "no clean sample" in res.err
 
 

@@ -238,7 +238,7 @@ def test_dispatch_measures_writes_and_runs_a_row(cli, tmp_path: Path, monkeypatc
     # (or found equal to the row in use), written, and the library takes it.
     row = tmp_path / "row.txt"
     res = cli("dispatch", "--rounds", "3", "--write", str(row))
-    if res.status == 1:  # a neighbour spoiled a method at every length: said, nothing written
+    if res.status == 1:  # a neighbour spoiled every length of both: said, nothing written
         assert "had every method timed" in res.err and "no clean sample" in res.err
         assert not row.exists()
         return

@@ -381,12 +381,13 @@ def _short(facts: DispatchFacts, primitive: str) -> int:
 
 
 def _choose(
-    result: RunResult, facts: DispatchFacts
-) -> tuple[dict[int, list[dispatch.Point]], list[dispatch.Point], list[str]]:
+    result: RunResult, facts: DispatchFacts, used: Steps
+) -> tuple[dict[int, list[dispatch.Point]], list[dispatch.Point], list[str], list[str]]:
     """Per length the method the figures ask for (hp_csum() per address
-    parity, hp_crc32c()), and the lengths left undecided (a method's figure
-    spoiled there); a primitive with no decided length ends the command
-    (exit 1)."""
+    parity, hp_crc32c()), the lengths left undecided (a method's figure
+    spoiled there), and the primitives with no length decided at all: those
+    keep the row in use's steps (`used`). With none decided anywhere, or no
+    row in use to keep, the command ends (exit 1)."""
     aligns = {p: dispatch.PLAN[p][1] for p in dispatch.PLAN}
     points = {
         p: {a: dispatch.choose(result, facts.of(p), a, _short(facts, p)) for a in aligns[p]}
@@ -401,14 +402,18 @@ def _choose(
     # no timed figure, or every length a method's figure was spoiled at
     empty = [p for p in dispatch.PLAN
              if p not in timed or (undecided[p] and not any(points[p].values()))]  # fmt: skip
-    if empty:
+    keys = {p: {a: _key(facts, p, a) for a in aligns[p]} for p in dispatch.PLAN}
+    kept = [p for p in empty if all(k in used for k in keys[p].values())]
+    if empty and (kept != empty or len(kept) == len(dispatch.PLAN)):
         # Not the input's fault (exit 1): nothing to decide a row from.
         spoiled = [f for f in result.figures if f.status == "n/a" and f.samples_taken]
         why = spoiled[0].reason if spoiled else "no figure"
         raise HotpathError(f"no length of {', '.join(empty)} had every method timed ({why}); "
                            "no row measured, nothing written or kept")  # fmt: skip
+    for p in kept:
+        points[p] = {a: dispatch.from_steps(used[k], a) for a, k in keys[p].items()}
     left = [f"{p} {size}{' odd' if a else ''}" for p in dispatch.PLAN for a, size in undecided[p]]
-    return points["csum_partial"], points["crc32c"][0], left
+    return points["csum_partial"], points["crc32c"][0], left, kept
 
 
 def _table(
@@ -430,7 +435,7 @@ def _table(
         f"{'in use':>9} {'gain':>6} {'run':>7}",
     ]
     for primitive, points in by_primitive:
-        for p in points:
+        for p in filter(lambda p: p.measured, points):
             addr = "odd" if p.align % 2 else "even"
             in_use_text = f"{p.in_use:9.1f}" if p.in_use else f"{'-':>9}"
             gain = f"{p.gain:5.2f}x" if p.gain else f"{'-':>6}"
@@ -446,6 +451,7 @@ def _table(
 def _notes(
     every: list[dispatch.Point],
     left: list[str],
+    kept: list[str],
     runs: set[str],
     use_row: tuple[str, str],
 ) -> list[str]:
@@ -457,6 +463,10 @@ def _notes(
             "(in brackets: a mode whose own best method is more than 3% faster than the "
             "chosen one; no one method is within 3% in every mode at that length)"
         )
+    for primitive in kept:
+        lines.append(f"{primitive}: no length had every method timed (a neighbour): its "
+                     "steps in the measured row are the row in use's; measure again when the "
+                     "machine is quieter")  # fmt: skip
     if left:
         lines.append(f"{len(left)} length(s) left to the step before, a method's figure "
                      f"spoiled there (no clean sample: a neighbour or a changing clock): "
@@ -529,7 +539,7 @@ def run(args: argparse.Namespace) -> int:
                                           rounds)]))  # fmt: skip
         return 0
     result = _measure_until_decided(runner, known, facts, rounds, args.command_line)
-    csum, crc, left = _choose(result, facts)
+    csum, crc, left, kept = _choose(result, facts, used)
     machine = result.machine
     name = f"measured-{machine.vendor.lower()}-f{machine.family}m{machine.model}"
     measured = _row(runner, facts, name, csum, crc)
@@ -543,7 +553,7 @@ def run(args: argparse.Namespace) -> int:
                 by_primitive)  # fmt: skip
     lines = [
         *_table(result, head, rounds, by_primitive, runs),
-        *_notes(every, left, runs, use_row),
+        *_notes(every, left, kept, runs, use_row),
         "",
         "measured row:",
         *_indented(text),
