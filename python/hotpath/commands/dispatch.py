@@ -412,7 +412,8 @@ def _choose(
                            "no row measured, nothing written or kept")  # fmt: skip
     for p in kept:
         points[p] = {a: dispatch.from_steps(used[k], a) for a, k in keys[p].items()}
-    left = [f"{p} {size}{' odd' if a else ''}" for p in dispatch.PLAN for a, size in undecided[p]]
+    left = [f"{p} {size}{' odd' if a else ''}"
+            for p in dispatch.PLAN if p not in kept for a, size in undecided[p]]  # fmt: skip
     return points["csum_partial"], points["crc32c"][0], left, kept
 
 
