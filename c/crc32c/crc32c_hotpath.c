@@ -250,7 +250,7 @@ HP_HIDDEN HP_SSE42 uint32_t hp__crc32c_short_c(uint32_t crc, const void *buf, si
 
 /*
  * hp_crc32c(): hp_crc32c_inline() in assembly. Below short_below the
- * stream (hp__crc32c_short, below), by one compare; every other length by its
+ * stream (hp__crc32c_sse42, below), by one compare; every other length by its
  * class: a compare for the far classes, a shift, a load and an indirect
  * jump, the same for every step of the row. Through compares (the plan's
  * first two steps) and a call that scanned (the rest), a later step had
@@ -286,7 +286,7 @@ __asm__(
 	".cfi_startproc\n\t"
 	"movl hp_crc32c_plan+" HP_STR(PLAN_SHORT) "(%rip),%eax\n\t"
 	"cmpq %rax,%rdx\n\t"
-	"jb hp__crc32c_short\n\t"
+	"jb hp__crc32c_sse42\n\t"
 	"movq hp__crc32c_cls_at(%rip),%rcx\n\t"
 	"cmpq $4095,%rdx\n\t"
 	"ja 1f\n\t"
@@ -300,7 +300,7 @@ __asm__(
 	".cfi_endproc\n\t"
 	".size hp_crc32c, . - hp_crc32c\n\t"
 	/* hp_crc32c()'s short path, and the "sse42" method wherever a row
-	 * names it (hp__crc32c_sse42, the same code), below 64 bytes: the len % 8 bytes at the
+	 * names it (one code), below 64 bytes: the len % 8 bytes at the
 	 * start (4, 2, 1), then the whole words as one ladder of crc32q
 	 * ending at the buffer's end, entered by compares that fall through
 	 * until the length's rung: a length of whole words takes one taken
@@ -312,13 +312,9 @@ __asm__(
 	 * the 48-byte rung at a 32-byte boundary: landing one byte before
 	 * it, 48 bytes ran 8.0 cycles in throughput, at it 7.0. */
 	".p2align 5\n\t"
-	".globl hp__crc32c_short\n\t"
-	".hidden hp__crc32c_short\n\t"
-	".type hp__crc32c_short,@function\n"
 	".globl hp__crc32c_sse42\n\t"
 	".hidden hp__crc32c_sse42\n\t"
 	".type hp__crc32c_sse42,@function\n"
-	"hp__crc32c_short:\n"
 	"hp__crc32c_sse42:\n\t"
 	".cfi_startproc\n\t"
 	"movl %edi,%eax\n\t"
@@ -381,6 +377,5 @@ __asm__(
 	"jnz 7b\n\t"
 	"ret\n\t"
 	".cfi_endproc\n\t"
-	".size hp__crc32c_short, . - hp__crc32c_short\n\t"
 	".size hp__crc32c_sse42, . - hp__crc32c_sse42\n\t"
 	".text");

@@ -245,11 +245,16 @@ def dispatch_row():
 
 # FAKE_RUNNER_SPOIL=VARIANT:SIZE,...: figures a neighbour spoiled (SIZE * for
 # all); with FAKE_RUNNER_SPOIL_ONCE=FILE only in the run that creates FILE
+def hits(spoil: set[str], name: str, size: int) -> bool:
+    return f"{name}:{size}" in spoil or f"{name}:*" in spoil
+
+
 def spoiled(cells) -> set[str]:
     """The VARIANT:SIZE names to spoil in this run of `cells`."""
     spoil = set(filter(None, os.environ.get("FAKE_RUNNER_SPOIL", "").split(",")))
-    hit = any(f"{v['name']}:{s}" in spoil or f"{v['name']}:*" in spoil for v, s, _, _ in cells)
-    if os.environ.get("FAKE_RUNNER_SPOIL_ONCE") and hit:
+    if os.environ.get("FAKE_RUNNER_SPOIL_ONCE") and any(
+        hits(spoil, v["name"], s) for v, s, _, _ in cells
+    ):
         try:
             open(os.environ["FAKE_RUNNER_SPOIL_ONCE"], "x").close()
         except FileExistsError:
@@ -365,7 +370,7 @@ def main():
             fig["ticks"] = [round(x, 4) for x in ticks]
             fig["share"] = [1.0] * rounds  # a quiet core: every sample clean
             fig["clean"] = [1] * rounds
-            if f"{v['name']}:{size}" in spoil or f"{v['name']}:*" in spoil:
+            if hits(spoil, v["name"], size):
                 fig["share"] = [0.4] * rounds  # a neighbour spoiled every sample
                 fig["clean"] = [0] * rounds
         figures.append(fig)
