@@ -52,7 +52,7 @@ PREFIX ?= /usr/local
 
 .PHONY: all build test test-c test-py lint setup help clean install record-listing
 all build: $(BUILD)/hotpath-bench $(BUILD)/libhotpath.so $(BUILD)/user-cflags $(TEST_BINS) \
-	$(BUILD)/$(HPSUM_LIB)
+	$(BUILD)/$(HPSUM_LIB) $(BUILD)/kruntime.o
 
 $(BUILD)/obj/%.o: %.c $(HEADERS) $(wildcard c/*/lab.mk)
 	@mkdir -p $(dir $@)
@@ -73,6 +73,18 @@ $(BUILD)/libhotpath.so: $(LIB_OBJS)
 $(BUILD)/hotpath-bench: $(BUILD)/obj/c/bench/runner.o $(BUILD)/libhotpath.so
 	$(CC) -rdynamic -o $@ $< -L$(BUILD) -lhotpath -Wl,-rpath,'$$ORIGIN' $(ALL_LDLIBS)
 
+
+# hotpath's kernel runtime: loaded into every image of the kernel's own
+# objects (c/kload), in the low 2 GiB beside them; built as the kernel
+# builds its code (kernel code model, no PIC, no red zone, no SIMD).
+KRUNTIME_SRCS := $(wildcard c/kload/runtime/*.c c/kload/runtime/*.S)
+KRUNTIME_CFLAGS := -std=gnu11 -O2 -Wall -fno-pic -mcmodel=kernel -mno-red-zone \
+	-mgeneral-regs-only -fno-stack-protector -ffreestanding -fno-asynchronous-unwind-tables
+$(BUILD)/obj/kruntime/%.o: c/kload/runtime/%
+	@mkdir -p $(dir $@)
+	$(CC) $(KRUNTIME_CFLAGS) -c $< -o $@
+$(BUILD)/kruntime.o: $(KRUNTIME_SRCS:c/kload/runtime/%=$(BUILD)/obj/kruntime/%.o)
+	$(LD) -r -o $@ $^
 
 $(BUILD)/$(HPSUM_LIB): $(HPSUM_SRCS:%.c=$(BUILD)/obj/%.o) c/hpsum.map
 	$(CC) -shared -Wl,--no-undefined -Wl,--version-script=c/hpsum.map \

@@ -9,6 +9,7 @@
 #include "runner.h"
 #include <hotpath/dispatch.h>
 #include <hotpath/guard.h>
+#include "../kload/kload.h"
 
 #include <dlfcn.h>
 #include <errno.h>
@@ -24,7 +25,8 @@
 static FILE *json_out;
 static pid_t worker_pid;	/* the process that runs the variants */
 
-/* --with PATH.so:SYMBOL: a variant from the user's own file. One that
+/* --with PATH.so:SYMBOL: a variant from the user's own file (or
+ * SPEC.kload:SYMBOL: the kernel's own objects, c/kload). One that
  * needs CPU features this one lacks is never loaded (hotpath does not even
  * build it): gate_all lists it skipped. */
 static struct hp_variant load_user(const char *spec, uint32_t needs)
@@ -41,6 +43,18 @@ static struct hp_variant load_user(const char *spec, uint32_t needs)
 	v.origin = path;
 	if (needs & ~hp_cpu_features())
 		return v;
+	if (strlen(path) > 6 && !strcmp(path + strlen(path) - 6, ".kload")) {
+		char err[4096];
+
+		/* The kernel's own objects, loaded as the kernel loads them. */
+		v.fn = hp_kload_symbol(path, sym, err, sizeof(err));
+		if (!v.fn) {
+			fprintf(stderr, "hotpath-bench: cannot load the kernel objects of '%s': %s\n",
+				path, err);
+			exit(3);
+		}
+		return v;
+	}
 	h = dlopen(path, RTLD_NOW | RTLD_LOCAL);
 	if (!h) {
 		fprintf(stderr, "hotpath-bench: cannot load '%s': %s\n", path,
@@ -453,7 +467,7 @@ int main(int argc, char **argv)
 
 	hp_die_with_parent();
 	if (argc < 2)
-		hp_usage_error("command", "", "list, row, run, verify, analyze or probe");
+		hp_usage_error("command", "", "list, row, kload, run, verify, analyze or probe");
 	if (!hp_cpu_hide_ok())
 		return 2;	/* hp_cpu_hidden() named the value and what is allowed */
 	/* A row file the library could not take: it said why and fell back
@@ -472,10 +486,12 @@ int main(int argc, char **argv)
 		return hp_list_command();
 	if (!strcmp(argv[1], "row"))
 		return hp_row_command(argc, argv);
+	if (!strcmp(argv[1], "kload"))
+		return hp_kload_command(argc, argv);
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "verify") &&
 	    strcmp(argv[1], "analyze") && strcmp(argv[1], "probe"))
 		hp_usage_error("command", argv[1],
-			    "list, row, run, verify, analyze or probe");
+			    "list, row, kload, run, verify, analyze or probe");
 	hp_parse_args(&run, argc, argv);
 	run.pinned = hp_pin_cpu(run.cpu);
 	if (run.cpu >= 0 && run.pinned < 0) {

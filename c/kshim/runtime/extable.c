@@ -30,7 +30,6 @@
 
 #include <signal.h>
 #include <stdint.h>
-#include <string.h>
 #include <ucontext.h>
 
 #include "../include/asm/asm.h"
@@ -44,69 +43,6 @@ extern const struct extable_entry __start_hp_kshim_extable[]
 	__attribute__((weak, visibility("hidden")));
 extern const struct extable_entry __stop_hp_kshim_extable[]
 	__attribute__((weak, visibility("hidden")));
-
-/* x86 register number (ModRM/SIB with REX) -> glibc's gregs index. */
-static const int greg_of[16] = {
-	REG_RAX, REG_RCX, REG_RDX, REG_RBX, REG_RSP, REG_RBP, REG_RSI, REG_RDI,
-	REG_R8,  REG_R9,  REG_R10, REG_R11, REG_R12, REG_R13, REG_R14, REG_R15,
-};
-
-static uintptr_t target(const int32_t *field)
-{
-	return (uintptr_t)field + (intptr_t)*field;
-}
-
-/* ex_handler_zeropad(): 1 when the fault was the load's, mended. */
-static int zeropad(greg_t *regs, uintptr_t ip, uintptr_t next, uintptr_t fault)
-{
-	const uint8_t *p = (const uint8_t *)ip;
-	unsigned rex = 0, mod, reg, rm;
-	uintptr_t addr;
-
-	if ((*p & 0xf0) == 0x40)
-		rex = *p++;
-	if (!(rex & 8) || *p++ != 0x8b)
-		return 0;		/* not a 64-bit mov load */
-	mod = *p >> 6;
-	reg = ((*p >> 3) & 7) | ((rex & 4) << 1);
-	rm = *p++ & 7;
-	if (mod == 3 || (mod == 0 && rm == 5))
-		return 0;		/* a register or RIP-relative operand */
-	if (rm == 4) {
-		unsigned sib = *p++, index = ((sib >> 3) & 7) | ((rex & 2) << 2);
-		unsigned base = (sib & 7) | ((rex & 1) << 3);
-
-		addr = index == 4 ? 0 : (uintptr_t)regs[greg_of[index]] << (sib >> 6);
-		if ((sib & 7) == 5 && mod == 0) {
-			int32_t d;
-
-			memcpy(&d, p, 4);
-			addr += (intptr_t)d;
-			p += 4;
-		} else {
-			addr += (uintptr_t)regs[greg_of[base]];
-		}
-	} else {
-		addr = (uintptr_t)regs[greg_of[rm | ((rex & 1) << 3)]];
-	}
-	if (mod == 1) {
-		addr += (intptr_t)(int8_t)*p++;
-	} else if (mod == 2) {
-		int32_t d;
-
-		memcpy(&d, p, 4);
-		addr += (intptr_t)d;
-		p += 4;
-	}
-	if ((uintptr_t)p != next)
-		return 0;		/* the entry is not this one instruction */
-	if (fault != (addr & ~(uintptr_t)7) + 8)
-		return 0;		/* not the page after the data */
-	regs[greg_of[reg]] = (greg_t)(*(const unsigned long *)(addr & ~(uintptr_t)7) >>
-				      ((addr & 7) * 8));
-	regs[REG_RIP] = (greg_t)next;
-	return 1;
-}
 
 static int kshim_fixup(int sig, siginfo_t *info, void *uctx)
 {
@@ -124,7 +60,7 @@ static int kshim_fixup(int sig, siginfo_t *info, void *uctx)
 			regs[REG_RIP] = (greg_t)target(&e->fixup);
 			return 1;
 		case EX_TYPE_ZEROPAD:
-			return zeropad(regs, ip, target(&e->fixup),
+			return hp_kernel_zeropad(regs, ip, target(&e->fixup),
 				       (uintptr_t)info->si_addr);
 		default:
 			return 0;
