@@ -34,6 +34,13 @@ fi
 # busybox for the initramfs, libelf1 for the kernel packages' objtool.
 DEBIAN_PACKAGES+=(qemu-system-x86 busybox-static libelf1)
 
+# Whole kernel trees prepared by their own Kbuild (python/hotpath/kernelsrc/
+# kbuild.py: make olddefconfig, modules_prepare, single objects): flex and
+# bison for Kconfig and genksyms, libelf-dev for objtool, libssl-dev for
+# sign-file and extract-cert, bc for include/generated/timeconst.h. Not needed:
+# dwarves (pahole: BTF is switched off), cpio (kheaders), rsync (headers_install).
+DEBIAN_PACKAGES+=(flex bison libelf-dev libssl-dev bc)
+
 # The report's browser test (tests/py/test_report_browser.py): Debian's
 # Chromium and its chromedriver, never a browser fetched at run time.
 DEBIAN_PACKAGES+=(chromium chromium-driver)

@@ -1,0 +1,567 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Whole kernel trees prepared by their own Kbuild, and objects built there.
+
+The shim (hotpath.kernelsrc.build) compiles a few files of a tree with
+hotpath's headers; that is enough for code that is plain C, but not for
+an object exactly as the kernel has it: its flags (-mcmodel=kernel,
+fentry, return thunks, padding), its alternatives, objtool's sections.
+Only the tree's own Kbuild makes those, so here a tree is unpacked whole,
+configured with the config its kernel was built with, and prepared
+(`make modules_prepare`); single objects and hotpath's glue files are
+then built by `make` in it.
+
+Debian's trees: linux-source-<short> (the tree, 1.7 GB unpacked) and
+linux-config-<short> (config.amd64_none_amd64, Debian's own config) of
+the same version, changed only where a user-space build cannot or need
+not follow it (CONFIG_CHANGES). Each is kept in
+
+    <cache>/kbuild/<short>-<Debian version>-<config digest>/
+        tree/            the prepared tree (make -C tree ...)
+        READY            written last: versions, changes, seconds taken
+        objects.json     objects built, stamped (Kbuild rebuilds a single
+                         object on every call, about a second)
+        hotpath-glue/    external-module folders of glue files (M=)
+    <cache>/kbuild/<entry>.log   the output of the last failed make
+
+The config digest (of the final .config) is known only after `make
+olddefconfig`; the work starts in `<short>-<version>.partial-<pid>` and
+is renamed when the digest is known, before `modules_prepare`: that
+builds objtool with absolute paths, so the tree never moves after it.
+READY marks an entry complete; a lock per Debian version keeps two
+processes from preparing the same one, and an error or Ctrl-C removes
+what was begun. A prepared entry is found without running make.
+"""
+
+import functools
+import hashlib
+import json
+import os
+import re
+import shutil
+import subprocess
+import sys
+import time
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from hotpath.debian import cache_root, candidate_version, download, locked
+from hotpath.errors import HotpathError, UsageError
+
+SHORTS = ("6.1", "6.12")
+DEBIAN_CONFIG = "config.amd64_none_amd64"
+
+# Each change to the kernel's config: (option, value as .config writes it,
+# why). Nothing else is changed. CONFIG_MODULE_SIG itself stays y: Debian's
+# SECURITY_LOCKDOWN_LSM selects it (olddefconfig turns it back on), it only
+# adds fields to struct module, and no key is needed until a module is
+# signed, which nothing here does.
+CONFIG_CHANGES: tuple[tuple[str, str, str], ...] = (
+    ("DEBUG_INFO_BTF", "n", "BTF is made by pahole at link time; objects never carry it"),
+    ("MODULE_SIG_ALL", "n", "no signing key: no module is installed, so none is signed"),
+    (
+        "SYSTEM_TRUSTED_KEYS",
+        '""',
+        "Debian's build points it at debian/certs/, which linux-source does not have",
+    ),
+    (
+        "SYSTEM_REVOCATION_KEYS",
+        '""',
+        "Debian's build points it at debian/certs/, which linux-source does not have",
+    ),
+)
+CONFIG_SUMMARY = "BTF, module signing off"
+
+# Variables a user's shell may hold that would change what Kbuild builds
+# (another arch, another output folder) or how make runs (a parent make's
+# jobserver): never passed on.
+KBUILD_ENV_DROPPED = ("ARCH", "CROSS_COMPILE", "KBUILD_OUTPUT", "KBUILD_EXTMOD", "O", "M",
+                      "KCFLAGS", "KCPPFLAGS", "KAFLAGS", "LOCALVERSION", "MAKEFLAGS",
+                      "MFLAGS", "MAKELEVEL", "MAKEOVERRIDES", "GNUMAKEFLAGS")  # fmt: skip
+
+Log = Callable[[str], None]
+
+
+def say(line: str) -> None:
+    """The default log: one line on stderr, as hotpath's progress lines are."""
+    print(f"hotpath: {line}", file=sys.stderr, flush=True)
+
+
+@dataclass(frozen=True)
+class PreparedTree:
+    root: Path  # the tree: make -C root
+    name: str  # linux-6.12
+    version: str  # make kernelrelease: 6.12.117
+    where: str  # for origin lines: "Debian linux-source-6.12 6.12.117-1~deb12u1, ..."
+    config_digest: str  # the first 12 hex digits of the final .config's sha256
+    entry: Path  # the cache folder: READY, objects.json, hotpath-glue/
+    fixed: bool = True  # its sources never change (a package, a commit): objects are kept
+    out: Path | None = None  # O= folder, for a developer's working tree
+
+    @property
+    def objtree(self) -> Path:
+        """Where the objects land: the tree itself, or its O= folder."""
+        return self.out or self.root
+
+    @property
+    def log_file(self) -> Path:
+        return _log_of(self.entry)
+
+
+def kbuild_root() -> Path:
+    return cache_root() / "kbuild"
+
+
+def _log_of(entry: Path) -> Path:
+    """Where a failed make's output is kept: beside the entry, not in it."""
+    return entry.with_name(f"{entry.name}.log")
+
+
+@functools.cache
+def toolchain() -> str:
+    """The compiler and linker Kbuild would use (their first --version lines).
+    The .config records both, so an entry is for the toolchain it was made
+    with; a new gcc prepares a new one."""
+    lines = []
+    for tool in ("gcc", "ld"):
+        try:
+            done = subprocess.run([tool, "--version"], capture_output=True, text=True, check=False)
+        except OSError as err:
+            raise HotpathError(f"{tool} not found: Kbuild needs it ({err})") from err
+        lines.append((done.stdout.splitlines() or ["?"])[0])
+    return " / ".join(lines)
+
+
+def _ready(entry: Path) -> dict[str, object] | None:
+    try:
+        facts = json.loads((entry / "READY").read_text())
+    except (OSError, ValueError):
+        return None
+    return facts if isinstance(facts, dict) else None
+
+
+def _tree_of(entry: Path, facts: dict[str, object]) -> PreparedTree:
+    out = facts.get("out")
+    return PreparedTree(
+        root=Path(str(facts.get("root") or entry / "tree")),
+        name=str(facts["name"]),
+        version=str(facts["kernelrelease"]),
+        where=str(facts["where"]),
+        config_digest=str(facts["config_digest"]),
+        entry=entry,
+        fixed=bool(facts.get("fixed", True)),
+        out=Path(str(out)) if out else None,
+    )
+
+
+def cached(short: str) -> list[tuple[str, PreparedTree]]:
+    """The complete entries of linux-<short> for this toolchain, newest first,
+    each with its Debian version."""
+    found = []
+    for entry in kbuild_root().glob(f"{short}-*-*"):
+        facts = _ready(entry)
+        if facts is None or facts.get("short") != short or facts.get("toolchain") != toolchain():
+            continue
+        found.append((entry.stat().st_mtime, str(facts["debian_version"]), _tree_of(entry, facts)))
+    return [(version, tree) for _, version, tree in sorted(found, key=lambda f: -f[0])]
+
+
+def prepare_debian(short: str, allow_fetch: bool = True, log: Log = say) -> PreparedTree:
+    """Debian's linux-<short> prepared by its Kbuild: from the cache when
+    there for apt's candidate, else downloaded and prepared (under a minute)."""
+    if short not in SHORTS:
+        raise UsageError(f"linux-{short}: no Debian tree; allowed: {', '.join(SHORTS)}")
+    package = f"linux-source-{short}"
+    version = candidate_version(package)
+    have = cached(short)
+    for debian_version, tree in have:
+        if debian_version == version:
+            return tree
+    if version is None or not allow_fetch:
+        if have:
+            return have[0][1]
+        why = "apt knows no such package (apt-get update?)" if version is None else "not fetched"
+        raise HotpathError(f"linux-{short}: no prepared tree in {kbuild_root()}: {package}: {why}")
+    with locked(kbuild_root() / f"{short}-{version}.lock"):
+        for debian_version, tree in cached(short):
+            if debian_version == version:
+                return tree  # another process prepared it meanwhile
+        return _prepare_debian(short, version, log)
+
+
+def _prepare_debian(short: str, version: str, log: Log) -> PreparedTree:
+    name = f"linux-{short}"
+    for stale in kbuild_root().glob(f"{short}-{version}.partial-*"):
+        shutil.rmtree(stale, ignore_errors=True)  # a killed process's; the lock is ours
+    work = kbuild_root() / f"{short}-{version}.partial-{os.getpid()}"
+    work.mkdir(parents=True)
+    made: list[Path] = [work]
+    seconds: dict[str, float] = {}
+    start = time.monotonic()
+
+    def step(key: str, what: str) -> Callable[[], None]:
+        begun = time.monotonic()
+        log(f"preparing {name} (first time, under a minute): {what}...")
+        return lambda: seconds.__setitem__(key, round(time.monotonic() - begun, 1))
+
+    try:
+        done = step(
+            "download", f"downloading linux-source-{short} and linux-config-{short} {version}"
+        )
+        download([f"linux-source-{short}={version}", f"linux-config-{short}={version}"], work)
+        done()
+        source_deb = _one(work, f"linux-source-{short}_*.deb")
+        config_deb = _one(work, f"linux-config-{short}_*.deb")
+        done = step("unpack", "unpacking the whole tree (1.7 GB)")
+        _unpack(source_deb, f"./usr/src/linux-source-{short}.tar.xz", work / "tree")
+        base_config = _read_member(
+            config_deb, f"./usr/src/linux-config-{short}/{DEBIAN_CONFIG}.xz", xz=True
+        )
+        source_deb.unlink()
+        config_deb.unlink()
+        done()
+        done = step("configure", f"configuring ({DEBIAN_CONFIG}; {CONFIG_SUMMARY})")
+        digest, results = configure(
+            work / "tree", base_config, kbuild_root() / f"{short}-{version}.log"
+        )
+        done()
+        entry = kbuild_root() / f"{short}-{version}-{digest}"
+        facts = _ready(entry)
+        if facts is not None:
+            # The same final config, made by another toolchain line: the
+            # prepared tree is right as it is.
+            facts["toolchain"] = toolchain()
+            _write_json(entry / "READY", facts)
+            shutil.rmtree(work)
+            return _tree_of(entry, facts)
+        shutil.rmtree(entry, ignore_errors=True)
+        work.rename(entry)
+        made = [entry]
+        tree = entry / "tree"
+        done = step("modules_prepare", "make modules_prepare")
+        make(tree, ["-j", str(_jobs()), "modules_prepare"], _log_of(entry))
+        done()
+        release = make(tree, ["-s", "kernelrelease"], _log_of(entry)).strip()
+        seconds["total"] = round(time.monotonic() - start, 1)
+        facts = {
+            "kind": "debian",
+            "short": short,
+            "name": name,
+            "debian_version": version,
+            "packages": {f"linux-source-{short}": version, f"linux-config-{short}": version},
+            "config": DEBIAN_CONFIG,
+            "config_digest": digest,
+            "changes": results,
+            "kernelrelease": release,
+            "where": f"Debian linux-source-{short} {version}, {DEBIAN_CONFIG} ({CONFIG_SUMMARY})",
+            "toolchain": toolchain(),
+            "seconds": seconds,
+        }
+        _write_json(entry / "READY", facts)
+    except BaseException:
+        for folder in made:
+            shutil.rmtree(folder, ignore_errors=True)
+        raise
+    log(f"{name} prepared in {seconds['total']:.0f} s: {tree}")
+    return _tree_of(entry, facts)
+
+
+def _one(folder: Path, pattern: str) -> Path:
+    found = sorted(folder.glob(pattern))
+    if not found:
+        raise HotpathError(f"apt-get download left no {pattern} in {folder}")
+    return found[0]
+
+
+def _unpack(deb: Path, member: str, into: Path) -> None:
+    """The package's inner tarball, whole, streamed into `into`."""
+    into.mkdir(parents=True)
+    outer = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE)
+    middle = subprocess.Popen(
+        ["tar", "-xOf", "-", member], stdin=outer.stdout, stdout=subprocess.PIPE
+    )
+    assert outer.stdout is not None and middle.stdout is not None
+    outer.stdout.close()
+    inner = subprocess.run(
+        ["tar", "-xJf", "-", "-C", str(into), "--strip-components=1"],
+        stdin=middle.stdout,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    middle.stdout.close()
+    if middle.wait() != 0 or outer.wait() != 0 or inner.returncode != 0:
+        raise HotpathError(f"{deb.name}: could not unpack {member}: {inner.stderr.strip()}")
+
+
+def _read_member(deb: Path, member: str, xz: bool = False) -> bytes:
+    outer = subprocess.Popen(["dpkg-deb", "--fsys-tarfile", str(deb)], stdout=subprocess.PIPE)
+    assert outer.stdout is not None
+    done = subprocess.run(
+        ["tar", "-xOf", "-", member], stdin=outer.stdout, capture_output=True, check=False
+    )
+    outer.stdout.close()
+    if outer.wait() != 0 or done.returncode != 0:
+        raise HotpathError(f"{deb.name}: no {member} in the package")
+    if not xz:
+        return done.stdout
+    unpacked = subprocess.run(["xz", "-dc"], input=done.stdout, capture_output=True, check=False)
+    if unpacked.returncode != 0:
+        raise HotpathError(f"{deb.name}: {member} is not xz: {unpacked.stderr.decode().strip()}")
+    return unpacked.stdout
+
+
+def configure(
+    tree: Path,
+    base: bytes,
+    log_file: Path,
+    changes: Sequence[tuple[str, str, str]] = CONFIG_CHANGES,
+) -> tuple[str, list[dict[str, str]]]:
+    """`base` as the tree's .config, the changes made, `make olddefconfig`:
+    the final config's digest, and each change with the line it left."""
+    (tree / ".config").write_bytes(base)
+    edits = []
+    for option, value, _ in changes:
+        if value == "n":
+            edits += ["--disable", option]
+        elif value.startswith('"'):
+            edits += ["--set-str", option, value.strip('"')]
+        else:
+            edits += ["--set-val", option, value]
+    if edits:
+        _run(["scripts/config", "--file", ".config", *edits], tree, log_file)
+    make(tree, ["-s", "olddefconfig"], log_file)
+    final = (tree / ".config").read_bytes()
+    text = final.decode("utf-8", "replace")
+    results = []
+    for option, value, why in changes:
+        line = re.search(rf"^(CONFIG_{option}=.*|# CONFIG_{option} is not set)$", text, re.M)
+        results.append(
+            {
+                "option": f"CONFIG_{option}",
+                "value": value,
+                "why": why,
+                "result": line.group(1) if line else "absent (its dependencies are off)",
+            }
+        )
+    return hashlib.sha256(final).hexdigest()[:12], results
+
+
+def _write_json(path: Path, facts: dict[str, object]) -> None:
+    partial = path.with_name(f"{path.name}.{os.getpid()}")
+    partial.write_text(json.dumps(facts, indent=1) + "\n")
+    partial.replace(path)
+
+
+def _jobs() -> int:
+    return max(1, len(os.sched_getaffinity(0)))
+
+
+def _env() -> dict[str, str]:
+    return {k: v for k, v in os.environ.items() if k not in KBUILD_ENV_DROPPED}
+
+
+def first_error(output: str) -> str:
+    """The line that says what went wrong: the compiler's first error, else
+    the first line naming an error, else the last line."""
+    lines = [line.strip() for line in output.splitlines() if line.strip()]
+    for pattern in (r"\berror:", r"\b[Ee]rror\b", r"[Ee]rror"):
+        for line in lines:
+            if re.search(pattern, line):
+                return line
+    return lines[-1] if lines else "(no output)"
+
+
+def _run(command: list[str], cwd: Path, log_file: Path) -> str:
+    """The command's output; HotpathError with its first error line, and
+    the whole output kept in log_file, when it fails."""
+    try:
+        done = subprocess.run(
+            command, cwd=cwd, env=_env(), capture_output=True, text=True, check=False
+        )
+    except OSError as err:
+        raise HotpathError(f"cannot run {command[0]}: {err}") from err
+    if done.returncode == 0:
+        return done.stdout
+    output = done.stdout + done.stderr
+    log_file.parent.mkdir(parents=True, exist_ok=True)
+    log_file.write_text(f"$ cd {cwd} && {' '.join(command)}\n{output}")
+    raise HotpathError(
+        f"{' '.join(command)} failed in {cwd} (exit status {done.returncode}): "
+        f"{first_error(output)}\nits output: {log_file}"
+    )
+
+
+def make(tree: Path, args: list[str], log_file: Path) -> str:
+    """`make -C tree ARGS`, its output; HotpathError with the first error line."""
+    if shutil.which("make") is None:
+        raise HotpathError("make not found: a kernel tree is built by its Kbuild")
+    return _run(["make", "-C", str(tree), *args], tree, log_file)
+
+
+def _check_target(target: str) -> None:
+    if (
+        not re.fullmatch(r"[A-Za-z0-9_./+-]+\.o", target)
+        or target.startswith("/")
+        or ".." in target.split("/")
+    ):
+        raise UsageError(
+            f"object '{target}': allowed: a path of the tree's ending in .o "
+            "(arch/x86/lib/csum-partial_64.o)"
+        )
+
+
+def _stamp(path: Path) -> list[int]:
+    info = path.stat()
+    return [info.st_size, info.st_mtime_ns]
+
+
+def _stamped(tree: PreparedTree) -> dict[str, list[int]]:
+    try:
+        known = json.loads((tree.entry / "objects.json").read_text())
+    except (OSError, ValueError):
+        return {}
+    return known if isinstance(known, dict) else {}
+
+
+def _up_to_date(tree: PreparedTree, targets: Iterable[str]) -> bool:
+    if not tree.fixed:
+        return False
+    known = _stamped(tree)
+    try:
+        return all(known.get(t) == _stamp(tree.objtree / t) for t in targets)
+    except OSError:
+        return False
+
+
+def _kbuild_args(tree: PreparedTree) -> list[str]:
+    return [f"O={tree.out}"] if tree.out else []
+
+
+def build_objects(tree: PreparedTree, targets: list[str]) -> list[Path]:
+    """Single objects of the tree built by its Kbuild (`make -C root -s
+    arch/x86/lib/csum-partial_64.o`), their absolute paths.
+
+    Kbuild builds a single object again on every call (a second or more),
+    so in a tree whose sources never change an object once built is
+    stamped in objects.json and not built again.
+    """
+    for target in targets:
+        _check_target(target)
+    paths = [tree.objtree / t for t in targets]
+    if not targets or _up_to_date(tree, targets):
+        return paths
+    with locked(tree.entry / "build.lock"):
+        if _up_to_date(tree, targets):
+            return paths
+        make(tree.root, ["-s", "-j", str(_jobs()), *_kbuild_args(tree), *targets], tree.log_file)
+        missing = [str(p) for p in paths if not p.is_file()]
+        if missing:
+            raise HotpathError(f"make {' '.join(targets)} in {tree.root} left no {missing[0]}")
+        if tree.fixed:
+            _write_json(
+                tree.entry / "objects.json",
+                {**_stamped(tree), **{t: _stamp(tree.objtree / t) for t in targets}},
+            )
+    return paths
+
+
+def build_glue(
+    tree: PreparedTree,
+    source: Path,
+    name: str,
+    *,
+    ccflags: Sequence[str] = (),
+    needs: Sequence[str] = (),
+) -> Path:
+    """One glue file built as an external module's object, with the tree's
+    full module flags (`make -C root M=<dir> <name>.o`): its path.
+
+    The glue may #include a file of the tree by its absolute path to wrap
+    its static functions; `ccflags` go to ccflags-y (-I for that file's
+    own includes) and `needs` are objects of the tree built first (they
+    make the headers a folder generates: security/selinux/avc.o makes
+    flask.h). Kept per digest of all that, in <entry>/hotpath-glue/; a
+    failed build leaves nothing there.
+    """
+    if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+        raise UsageError(f"glue name '{name}': allowed: a C identifier (hp_glue_csum)")
+    if source.suffix not in (".c", ".S"):
+        raise UsageError(f"glue '{source}': allowed: a .c or .S file")
+    try:
+        text = source.read_bytes()
+    except OSError as err:
+        raise UsageError(f"glue '{source}': cannot read it: {err}") from err
+    if needs:
+        build_objects(tree, list(needs))
+    kbuild = f"obj-m := {name}.o\n" + (f"ccflags-y := {' '.join(ccflags)}\n" if ccflags else "")
+    digest = hashlib.sha256(
+        b"\0".join([text, kbuild.encode(), source.suffix.encode(), *(n.encode() for n in needs)])
+    ).hexdigest()[:12]
+    folder = tree.entry / "hotpath-glue" / f"{name}-{digest}"
+    built = folder / f"{name}.o"
+    if tree.fixed and (folder / "DONE").is_file() and built.is_file():
+        return built
+    with locked(tree.entry / "build.lock"):
+        if tree.fixed and (folder / "DONE").is_file() and built.is_file():
+            return built
+        fresh = not folder.is_dir()
+        folder.mkdir(parents=True, exist_ok=True)
+        try:
+            (folder / f"{name}{source.suffix}").write_bytes(text)
+            (folder / "Kbuild").write_text(kbuild)
+            make(tree.root, ["-s", *_kbuild_args(tree), f"M={folder}", f"{name}.o"], tree.log_file)
+            if not built.is_file():
+                raise HotpathError(f"make M={folder} {name}.o left no {built}")
+            (folder / "DONE").write_text(json.dumps({"source": str(source)}) + "\n")
+        except BaseException:
+            if fresh or tree.fixed:
+                shutil.rmtree(folder, ignore_errors=True)
+            raise
+    return built
+
+
+def entries() -> list[Path]:
+    """Every folder the kbuild cache holds: prepared, half-done, worktrees."""
+    root = kbuild_root()
+    if not root.is_dir():
+        return []
+    found = [p for p in root.iterdir() if p.is_dir() and p.name not in ("worktrees", "out")]
+    for sub in ("worktrees", "out"):
+        if (root / sub).is_dir():
+            found += [p for p in (root / sub).iterdir() if p.is_dir()]
+    return sorted(found)
+
+
+def _in_progress(entry: Path) -> bool:
+    """A .partial-<pid> folder whose process is still running."""
+    match = re.search(r"\.partial-(\d+)$", entry.name)
+    if match is None:
+        return False
+    try:
+        os.kill(int(match.group(1)), 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True
+    return True
+
+
+def prune(keep: set[Path]) -> list[Path]:
+    """Remove the cache's entries not in `keep` (and their logs); a removed
+    git worktree is also pruned from its repository. The removed, sorted."""
+    removed, repos = [], set()
+    for entry in entries():
+        if entry in keep or _in_progress(entry):
+            continue
+        facts = _ready(entry) or {}
+        repo = facts.get("repo")
+        if repo:
+            repos.add(Path(str(repo)))
+        shutil.rmtree(entry, ignore_errors=True)
+        entry.with_name(f"{entry.name}.log").unlink(missing_ok=True)
+        removed.append(entry)
+    for repo in sorted(repos):
+        if repo.is_dir():
+            subprocess.run(["git", "-C", str(repo), "worktree", "prune"], check=False)
+    return removed
