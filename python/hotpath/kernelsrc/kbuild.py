@@ -358,7 +358,15 @@ def _jobs() -> int:
 
 
 def _env() -> dict[str, str]:
-    return {k: v for k, v in os.environ.items() if k not in KBUILD_ENV_DROPPED}
+    """The environment make runs in: without KBUILD_ENV_DROPPED, and in the C
+    locale (the compiler's messages in ASCII, as the error line quotes them;
+    Kbuild unexports LC_ALL, so LANG and every LC_ are set)."""
+    env = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in KBUILD_ENV_DROPPED and not k.startswith("LC_") and k != "LANGUAGE"
+    }
+    return {**env, "LANG": "C", "LC_CTYPE": "C", "LC_MESSAGES": "C"}
 
 
 def first_error(output: str) -> str:
