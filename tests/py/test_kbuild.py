@@ -185,3 +185,22 @@ def test_prune_keeps_what_it_is_told_and_live_partials(tmp_path, monkeypatch):
     old.with_name(f"{old.name}.log").write_text("log")
     assert kbuild.prune({keep}) == [dead, old]
     assert sorted(p.name for p in root.iterdir()) == sorted([keep.name, live.name])
+
+
+def test_kernels_prune_removes_the_entries_not_current(cli, tmp_path, monkeypatch):
+    monkeypatch.setenv("HOTPATH_GUEST_CACHE", str(tmp_path))
+    old = tmp_path / "kbuild" / "6.12-6.12.1-1-cccccccccccc"
+    (old / "tree").mkdir(parents=True)
+    res = cli("kernels", "prune")
+    assert res.status == 0, res.err
+    assert f"removed {old}" in res.out
+    assert not old.exists()
+    assert "nothing to remove" in cli("kernels", "prune").out
+
+
+def test_kernels_prepare_says_where_and_how_long(cli, tree_612, monkeypatch):
+    monkeypatch.setattr(kbuild, "SHORTS", ("6.12",))  # linux-6.1 is another 1.7 GB
+    res = cli("kernels", "prepare")
+    assert res.status == 0, res.err
+    line = next(line for line in res.out.splitlines() if line.startswith("linux-6.12 "))
+    assert "cached (" in line and "prepared in " in line and line.endswith(str(tree_612.root))

@@ -154,6 +154,13 @@ def _tree_of(entry: Path, facts: dict[str, object]) -> PreparedTree:
     )
 
 
+def first_seconds(tree: PreparedTree) -> float | None:
+    """How long the tree took to prepare, the first time."""
+    seconds = (_ready(tree.entry) or {}).get("seconds")
+    total = seconds.get("total") if isinstance(seconds, dict) else None
+    return float(total) if isinstance(total, int | float) else None
+
+
 def cached(short: str) -> list[tuple[str, PreparedTree]]:
     """The complete entries of linux-<short> for this toolchain, newest first,
     each with its Debian version."""
@@ -553,6 +560,25 @@ def _in_progress(entry: Path) -> bool:
     except PermissionError:
         return True
     return True
+
+
+def current() -> set[Path]:
+    """The entries `hotpath kernels prune` keeps: each Debian tree's for
+    apt's candidate and this toolchain (the newest when apt knows none),
+    and a developer tree's while its folder is there."""
+    keep = set()
+    for short in SHORTS:
+        have = cached(short)
+        candidate = candidate_version(f"linux-source-{short}")
+        keep |= {tree.entry for version, tree in have if version == candidate}
+        if candidate is None and have:
+            keep.add(have[0][1].entry)
+    for entry in entries():
+        facts = _ready(entry) or {}
+        source = facts.get("repo") or facts.get("source")
+        if source and Path(str(source)).is_dir() and facts.get("toolchain") == toolchain():
+            keep.add(entry)
+    return keep
 
 
 def prune(keep: set[Path]) -> list[Path]:
