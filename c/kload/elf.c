@@ -274,6 +274,45 @@ static int put(struct kl_image *img, const struct kl_object *o, const char *sec,
 		       o->path, type, sec, (unsigned long long)value);
 }
 
+static void add_site(struct kl_sites *sites, uintptr_t at, uintptr_t key)
+{
+	sites->at = realloc(sites->at, (sites->n + 1) * sizeof(*sites->at));
+	sites->key = realloc(sites->key, (sites->n + 1) * sizeof(*sites->key));
+	sites->at[sites->n] = at;
+	sites->key[sites->n++] = key;
+}
+
+/* A relocated rel32 of a call, jmp or jcc (@where is the rel32) against a
+ * symbol the kernel patches branches to: the site is recorded. */
+static void note_site(struct kl_image *img, const struct kl_object *o, size_t index,
+		      uint32_t type, uintptr_t where, const char *section)
+{
+	const char *name = o->str + o->sym[index].st_name;
+	const uint8_t *op = (const uint8_t *)where;
+	uintptr_t insn;
+	char key[256];
+
+	if ((type != R_X86_64_PLT32 && type != R_X86_64_PC32) ||
+	    !strcmp(section, ".altinstr_replacement"))
+		return;	/* a replacement's branches are placed with it (patch.c) */
+	if (op[-1] == 0xe8 || op[-1] == 0xe9)
+		insn = where - 1;
+	else if (op[-2] == 0x0f && (op[-1] & 0xf0) == 0x80)
+		insn = where - 2;
+	else
+		return;
+	if (!strcmp(name, "__fentry__") && op[-1] == 0xe8)
+		add_site(&img->fentry, insn, 0);
+	else if (!strcmp(name, "__x86_return_thunk") && op[-1] == 0xe9)
+		add_site(&img->returns, insn, 0);
+	else if (!strncmp(name, "__x86_indirect_thunk_", 21))
+		add_site(&img->retpolines, insn, 0);
+	else if (!strncmp(name, "__SCT__", 7) && (op[-1] == 0xe8 || op[-1] == 0xe9)) {
+		snprintf(key, sizeof(key), "__SCK__%s", name + 7);
+		add_site(&img->static_calls, insn, kl_global(img, key));
+	}
+}
+
 static int relocate(struct kl_image *img, struct kl_object *o)
 {
 	for (unsigned r = 0; r < o->eh->e_shnum; r++) {
@@ -298,6 +337,8 @@ static int relocate(struct kl_image *img, struct kl_object *o)
 			if (symbol_value(img, o, ELF64_R_SYM(rela[i].r_info), &s) ||
 			    put(img, o, target, type, where, s + (uint64_t)rela[i].r_addend))
 				return -1;
+			if (o->sh[rs->sh_info].sh_flags & SHF_EXECINSTR && rela[i].r_offset >= 2)
+				note_site(img, o, ELF64_R_SYM(rela[i].r_info), type, where, target);
 			if (keep) {
 				img->alt_rels = realloc(img->alt_rels,
 							(img->nalt_rels + 1) * sizeof(*img->alt_rels));

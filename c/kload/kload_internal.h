@@ -59,6 +59,15 @@ struct kl_image {
 	size_t text_size, size;	/* text first, then data */
 	struct kl_rel *alt_rels;
 	size_t nalt_rels;
+	/* The branch sites the kernel patches, found as objtool finds them
+	 * (a call or jmp whose rel32 is relocated against the symbol): since
+	 * objtool runs at vmlinux's link in trees with IBT or LTO, a single
+	 * object has no .return_sites, .retpoline_sites, .static_call_sites. */
+	struct kl_sites {
+		uintptr_t *at;
+		uintptr_t *key;	/* static calls: the __SCK__ key */
+		size_t n;
+	} fentry, returns, retpolines, static_calls;
 	uint32_t caps[KL_NWORDS];
 	char summary[512];	/* what was patched, JSON members */
 	char *err;

@@ -4,12 +4,17 @@
  * order the kernel does it at boot and at module load
  * (arch/x86/kernel/alternative.c, ftrace.c, jump_label.c):
  *
- * 1. __mcount_loc: each `call __fentry__` becomes a 5-byte NOP, as ftrace
- *    leaves every site when nothing traces it;
- * 2. .retpoline_sites: `call/jmp __x86_indirect_thunk_REG` becomes
+ * The branch sites are those elf.c found from the relocations, as objtool
+ * finds them for __mcount_loc, .retpoline_sites, .return_sites and
+ * .static_call_sites (in a tree built with IBT or LTO objtool writes those
+ * only when vmlinux is linked, so a single object does not have them):
+ *
+ * 1. each `call __fentry__` becomes a 5-byte NOP, as ftrace leaves every
+ *    site when nothing traces it;
+ * 2. `call/jmp __x86_indirect_thunk_REG` becomes
  *    `call/jmp *%REG` (retpoline off: the kernel without X86_FEATURE_
  *    RETPOLINE, or with eIBRS) or stays on the runtime's retpoline thunk;
- * 3. .return_sites: `jmp __x86_return_thunk` becomes `ret; int3 x4` (no
+ * 3. `jmp __x86_return_thunk` becomes `ret; int3 x4` (no
  *    X86_FEATURE_RETHUNK) or `jmp` to the thunk the mitigation chose
  *    (srso_alias_return_thunk, ...);
  * 4. .altinstructions: where the CPU has the entry's feature (or lacks it,
@@ -18,9 +23,10 @@
  *    filled with NOPs; where it does not, the original's trailing 1-byte
  *    NOP padding becomes the kernel's long NOPs;
  * 5. after the object's init ran: __jump_table, each site a jmp or a NOP
- *    as its key is now enabled, like jump_label_init().
- * Static calls (.static_call_sites) are not modelled yet: an image with
- * any is refused, named.
+ *    as its key is now enabled, like jump_label_init(); each
+ *    `call __SCT__name` a direct call to the key's function now (a
+ *    NOP where it is NULL; a tail `jmp` a jmp, or a ret), like
+ *    static_call_init().
  */
 #include "kload_internal.h"
 
@@ -72,21 +78,12 @@ static void put_rel32(uint8_t *insn, size_t len, uintptr_t target)
 	memcpy(insn + len - 4, &d, 4);
 }
 
-static void mcount(struct kl_image *img, uintptr_t addr, size_t size, void *arg)
+static void fentry_nops(struct kl_image *img, struct counts *c)
 {
-	struct counts *c = arg;
-	uintptr_t fentry = kl_global(img, "__fentry__");
-
-	for (size_t i = 0; i < size / 8; i++) {
-		uint8_t *site = (uint8_t *)((const uint64_t *)addr)[i];
-
+	for (size_t i = 0; i < img->fentry.n; i++) {
+		memcpy((uint8_t *)img->fentry.at[i], NOP5, 5);
 		c->sites++;
-		if (site[0] == 0xe8 && rel32_target(site, 5) == fentry) {
-			memcpy(site, NOP5, 5);
-			c->patched++;
-		} else {
-			c->skipped++;
-		}
+		c->patched++;
 	}
 }
 
@@ -109,13 +106,10 @@ static int thunk_reg(struct kl_image *img, uintptr_t target)
 
 /* `call/jmp *%reg` (and jcc as `jncc 1f; jmp *%reg; 1:`), as the kernel's
  * patch_retpoline() writes it without X86_FEATURE_RETPOLINE. */
-static void retpolines(struct kl_image *img, uintptr_t addr, size_t size, void *arg)
+static void retpolines(struct kl_image *img, struct counts *c)
 {
-	struct counts *c = arg;
-
-	for (size_t i = 0; i < size / 4; i++) {
-		const int32_t *e = (const int32_t *)addr + i;
-		uint8_t *site = (uint8_t *)((uintptr_t)e + (intptr_t)*e), out[6];
+	for (size_t i = 0; i < img->retpolines.n; i++) {
+		uint8_t *site = (uint8_t *)img->retpolines.at[i], out[6];
 		size_t len = site[0] == 0x0f ? 6 : 5, n = 0;
 		int reg = -1, call = site[0] == 0xe8;
 
@@ -143,15 +137,13 @@ static void retpolines(struct kl_image *img, uintptr_t addr, size_t size, void *
 	}
 }
 
-static void returns(struct kl_image *img, uintptr_t addr, size_t size, void *arg)
+static void returns(struct kl_image *img, struct counts *c)
 {
-	struct counts *c = arg;
 	uintptr_t thunk = kl_global(img, "__x86_return_thunk");
 	uintptr_t to = strcmp(img->spec.rethunk, "ret") ? kl_global(img, img->spec.rethunk) : 0;
 
-	for (size_t i = 0; i < size / 4; i++) {
-		const int32_t *e = (const int32_t *)addr + i;
-		uint8_t *site = (uint8_t *)((uintptr_t)e + (intptr_t)*e);
+	for (size_t i = 0; i < img->returns.n; i++) {
+		uint8_t *site = (uint8_t *)img->returns.at[i];
 
 		c->sites++;
 		if (site[0] != 0xe9 || rel32_target(site, 5) != thunk) {
@@ -231,29 +223,23 @@ static void alternatives(struct kl_image *img, uintptr_t addr, size_t size, void
 	}
 }
 
-static void count_entries(struct kl_image *img, uintptr_t addr, size_t size, void *arg)
-{
-	(void)img, (void)addr;
-	*(size_t *)arg += size;
-}
-
 int kl_patch_text(struct kl_image *img)
 {
 	struct counts fentry = { 0 }, retp = { 0 }, ret = { 0 };
 	struct alt_counts alt = { { 0 }, 0 };
-	size_t static_calls = 0;
-
-	kl_each_section(img, ".static_call_sites", count_entries, &static_calls);
-	if (static_calls)
-		return kl_fail(img, "the objects have %zu static call site(s): static calls "
-				    "are not modelled by the loader yet", static_calls / 8);
+	uintptr_t caps;
 	if (strcmp(img->spec.rethunk, "ret") && !kl_global(img, img->spec.rethunk))
 		return kl_fail(img, "the return thunk %s is not in hotpath's kernel runtime",
 			       img->spec.rethunk);
 	kl_compute_caps(img);
-	kl_each_section(img, "__mcount_loc", mcount, &fentry);
-	kl_each_section(img, ".retpoline_sites", retpolines, &retp);
-	kl_each_section(img, ".return_sites", returns, &ret);
+	/* A glue that keeps boot_cpu_data of the tree's own type copies this
+	 * CPU's capability words from here in its init (c/kload/glue). */
+	caps = kl_global(img, "hp_kernel_caps");
+	if (caps)
+		memcpy((void *)caps, img->caps, sizeof(img->caps));
+	fentry_nops(img, &fentry);
+	retpolines(img, &retp);
+	returns(img, &ret);
 	kl_each_section(img, ".altinstructions", alternatives, &alt);
 	if (alt.bad)
 		return -1;
@@ -299,14 +285,37 @@ static void labels(struct kl_image *img, uintptr_t addr, size_t size, void *arg)
 	}
 }
 
+/* static_call_init(): each site a direct call to its key's function
+ * now, or a NOP (a tail call: a ret) where it is NULL. */
+static void static_calls(struct kl_image *img, size_t *n)
+{
+	for (size_t i = 0; i < img->static_calls.n; i++) {
+		uint8_t *site = (uint8_t *)img->static_calls.at[i];
+		void *func = NULL;
+
+		if (!img->static_calls.key[i])
+			continue;	/* a trampoline without a key: left calling it */
+		memcpy(&func, (const void *)img->static_calls.key[i], sizeof(func));
+		if (func) {
+			put_rel32(site, 5, (uintptr_t)func);
+		} else if (site[0] == 0xe8) {
+			add_nops(site, 5);
+		} else {
+			site[0] = 0xc3;
+			memset(site + 1, 0xcc, 4);
+		}
+		++*n;
+	}
+}
+
 int kl_patch_labels(struct kl_image *img)
 {
-	size_t n = 0, used;
+	size_t n = 0, calls = 0, used;
 
 	kl_each_section(img, "__jump_table", labels, &n);
+	static_calls(img, &calls);
 	used = strlen(img->summary);
-
 	snprintf(img->summary + used, sizeof(img->summary) - used,
-		 ", \"jump_labels\": %zu", n);
+		 ", \"jump_labels\": %zu, \"static_calls\": %zu", n, calls);
 	return 0;
 }

@@ -74,3 +74,39 @@ __x86_indirect_thunk_\reg:
 	.endr
 
 	.section .note.GNU-stack, "", @progbits
+
+/*
+ * The kernel's preemption points as static calls (PREEMPT_DYNAMIC):
+ * might_resched() and cond_resched() call their trampolines; with
+ * nothing to reschedule in a timing loop they return at once, as a
+ * kernel whose preemption model is "full" leaves them (their key's
+ * function NULL). Each trampoline has room for the `jmp` that
+ * __static_call_update() (static_call.c) writes.
+ */
+	.macro static_call name
+	.balign 8
+	.globl __SCT__\name
+	.type __SCT__\name, @function
+__SCT__\name:
+	ret
+	int3
+	int3
+	int3
+	int3
+	int3
+	int3
+	int3
+	.size __SCT__\name, . - __SCT__\name
+	.data
+	.balign 8
+	.globl __SCK__\name
+	.type __SCK__\name, @object
+__SCK__\name:
+	.quad 0, 0
+	.size __SCK__\name, . - __SCK__\name
+	.text
+	.endm
+
+	.irp name, might_resched, cond_resched
+	static_call \name
+	.endr

@@ -155,7 +155,17 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
         action=argparse.BooleanOptionalAction,
         default=True,
         help="time Debian's linux-source 6.1 and 6.12 kernels' own code (linux-6.1, "
-        "linux-6.12; fetched by the set-up, `hotpath kernels`) (default: yes)",
+        "linux-6.12: the objects their Kbuild builds with Debian's config, prepared by the "
+        "set-up, `hotpath kernels`) (default: yes)",
+    )
+    parser.add_argument(
+        "--mitigations",
+        default="off",
+        metavar="off|host|off,host",
+        help="how the kernel's objects run: off as a mitigations=off kernel (a ret for each "
+        "return thunk, direct indirect calls; the default), host as this host's kernel runs "
+        "them (/sys/devices/system/cpu/vulnerabilities: the SRSO safe return, retpolines; "
+        "variants named +host); both with off,host. Named in each variant's origin",
     )
 
 
@@ -164,5 +174,10 @@ def real_kernels(args: argparse.Namespace, lab: Lab, runner: Runner) -> kernelsr
     if not kernelsrc.timed_files(lab.name):
         return kernelsrc.KernelSet()
     return kernelsrc.lab_kernels(
-        lab.name, args.kernel_tree, args.debian_kernels, repo_root(), runner.build
+        lab.name,
+        args.kernel_tree,
+        args.debian_kernels,
+        repo_root(),
+        runner.build,
+        mitigations=args.mitigations,
     )

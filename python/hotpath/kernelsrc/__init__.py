@@ -1,24 +1,33 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The kernel's own code, timed: files of real kernel trees built in user space.
+"""The kernel's own code, timed: real kernel trees' code as the kernel runs it.
 
 Every lab can time hotpath's re-implementations of the kernel's code
 (kernel-2024, kernel-x86, ...); where a real tree has the code, this
-package builds that tree's own files instead, with hotpath's kernel shim
-(c/kshim: the headers, macros and runtime those files need in user space)
-and gives them to the runner as variants named after their kernel:
-`linux-6.1`, `linux-6.12` (Debian's linux-source packages), `linux-v6.8`
-(a git revision of the developer's tree), `linux-HEAD+dirty` (its working
-files). A path of the kernel's that its dispatch chooses among is a
-variant of its own beside the dispatch: `linux-6.12:pcl`.
+package gives the runner that tree's own code as variants named after
+their kernel: `linux-6.1`, `linux-6.12` (Debian's linux-source packages
+with Debian's config), `linux-v6.8` (a git revision of the developer's
+tree), `linux-HEAD+dirty` (its working files). A path of the kernel's
+that its dispatch chooses among is a variant of its own beside the
+dispatch: `linux-6.12:pcl`.
+
+Debian's trees are prepared by their own Kbuild (kbuild.py) and their
+objects loaded into the runner as the kernel loads a module and patched
+as the kernel patches itself on this CPU (kbuilt.py, kload.py, c/kload),
+with `--mitigations off` (the default) or `host`; a `host` variant is
+named with `+host`. A developer's tree is still built with hotpath's
+kernel shim (c/kshim: the headers, macros and runtime the files need in
+user space; build.py), until trees of every layout are prepared by Kbuild.
 
 They pass the correctness gate like every variant; they are flagged
 "kernel" (HP_V_KERNEL) so the reports know real code from a
 re-implementation. docs/kernel-source.md has the whole story.
 
 - trees: where source comes from (Debian, a folder, git revisions)
-- debian: the linux-source packages in the cache
+- kbuild: whole trees prepared by their own build, objects from Kbuild
+- kbuilt, kload: the Kbuild components, the loader's spec, mitigations
+- debian: the linux-source files the shim builds, in the cache
 - layouts: which files, which symbols, which variants
-- build: staging, the shim, the compiler, the cache of built objects
+- build: the shim's staging, compiler and cache of built objects
 """
 
 import sys
@@ -28,8 +37,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
+from hotpath.kernelsrc import kbuild, kload
 from hotpath.kernelsrc.build import Built, build, fitting
-from hotpath.kernelsrc.debian import debian_trees
+from hotpath.kernelsrc.kbuilt import KbuildComponent, fitting_kbuild, load_component
 from hotpath.kernelsrc.layouts import Component, Entry, components_for
 from hotpath.kernelsrc.trees import KernelTree, parse_kernel_tree, version_key
 
@@ -109,6 +119,52 @@ def _variants(built: Built) -> list[KernelVariant]:
     ]
 
 
+def _kbuild_variants(
+    tree: kbuild.PreparedTree, component: KbuildComponent, mits: kload.Mitigations,
+    repo: Path, runner_build: Path,
+) -> list[KernelVariant]:
+    loaded = load_component(tree, component, mits, repo, runner_build)
+    suffix = "" if mits.mode == "off" else f"+{mits.mode}"
+    return [
+        KernelVariant(
+            name=tree.name + entry.suffix + suffix,
+            entry=entry,
+            shared=loaded.spec,
+            origin=f"{entry.where}, Linux {tree.version}: {tree.where}; {loaded.said()}",
+        )
+        for entry in component.layout.entries
+    ]
+
+
+def _debian_kernels(
+    lab: str, modes: list[str], repo: Path, runner_build: Path, log: Log, found: "KernelSet"
+) -> list[str]:
+    """Debian's trees' variants, from their Kbuild objects, into `found`;
+    their names. A tree that cannot be prepared or loaded is said and left out."""
+    names = []
+    for short in kbuild.SHORTS:
+        try:
+            tree = kbuild.prepare_debian(short, allow_fetch=True, log=log)
+            components = fitting_kbuild(tree, lab)
+        except (HotpathError, UsageError, OSError) as err:
+            first = str(err).splitlines()[0]
+            found.missing.append(f"linux-{short}: {first}")
+            log(f"linux-{short} left out: {first}")
+            continue
+        names.append(tree.name)
+        for component in components:
+            for mode in modes:
+                try:
+                    found.variants += _kbuild_variants(
+                        tree, component, kload.mitigations(mode), repo, runner_build
+                    )
+                except (HotpathError, UsageError, OSError) as err:
+                    first = str(err).splitlines()[0]
+                    found.missing.append(f"{tree.name} ({component.layout.name}): {first}")
+                    log(f"{tree.name} ({component.layout.name}, mitigations {mode}) left out: {first}")
+    return names
+
+
 def _build_all(
     pairs: list[tuple[KernelTree, Component]], repo: Path, runner_build: Path
 ) -> list[Built | BaseException]:
@@ -129,11 +185,16 @@ def lab_kernels(
     repo: Path,
     runner_build: Path,
     log: Log = _stderr,
+    mitigations: str = "off",
 ) -> KernelSet:
-    """The real kernels' variants of `lab`: Debian's (when `debian`), then
-    each --kernel-tree. A tree the user named that the shim cannot place or
-    build is refused (UsageError, exit 2); a Debian kernel that is not at
-    hand is said in one line and left out."""
+    """The real kernels' variants of `lab`: Debian's (when `debian`: Kbuild
+    objects, once per --mitigations mode, "off,host" for both), then each
+    --kernel-tree (the shim). A tree the user named that the shim cannot
+    place or build is refused (UsageError, exit 2); a Debian kernel that is
+    not at hand is said in one line and left out."""
+    modes = list(dict.fromkeys(m.strip() for m in mitigations.split(",")))
+    for mode in modes:
+        kload.mitigations(mode)  # UsageError naming a mode not allowed
     components = components_for(lab)
     found = KernelSet()
     if not components:
@@ -147,37 +208,17 @@ def lab_kernels(
     mine: list[KernelTree] = []
     for spec in tree_specs:
         mine += parse_kernel_tree(spec, timed_files(lab))
-    ours: list[KernelTree] = []
-    if debian:
-        ours, found.missing = debian_trees()
-        if found.missing:
-            log(
-                "the real kernels were not available, timed without them: "
-                + "; ".join(found.missing)
-            )
-    names = [t.name for t in (*ours, *mine)]
+    ours = _debian_kernels(lab, modes, repo, runner_build, log, found) if debian else []
+    names = [*ours, *(t.name for t in mine)]
     for name in names:
         if names.count(name) > 1:
             raise UsageError(
                 f"--kernel-tree: two kernels named '{name}'; allowed: trees and revisions "
                 "of different names (--no-debian-kernels leaves Debian's out)"
             )
-    pairs = []
-    for tree in (*ours, *mine):
-        try:
-            pairs += [(tree, c) for c in fitting(tree, lab)]
-        except UsageError as err:
-            if tree in mine:
-                raise
-            found.missing.append(f"{tree.name}: {err}")
-            log(f"{tree.name} left out: {err}")
+    pairs = [(tree, c) for tree in mine for c in fitting(tree, lab)]
     for (tree, component), done in zip(pairs, _build_all(pairs, repo, runner_build), strict=True):
-        if isinstance(done, Built):
-            found.variants += _variants(done)
-        elif tree in mine:
+        if not isinstance(done, Built):
             raise done
-        else:
-            first = str(done).splitlines()[0]
-            found.missing.append(f"{tree.name}: {first}")
-            log(f"{tree.name} ({component.name}) left out: {str(done).rstrip()}")
+        found.variants += _variants(done)
     return found

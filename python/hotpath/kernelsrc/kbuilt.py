@@ -1,0 +1,166 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""The labs' kernel variants from a tree's own Kbuild objects.
+
+A prepared tree (kbuild.py: the tree configured and modules_prepare'd by
+its own build) builds the objects a component names with Kbuild itself
+(`make arch/x86/lib/csum-partial_64.o`: -mcmodel=kernel, `call
+__fentry__`, return thunks, alternatives, exactly as the kernel's), and
+hotpath's glue, where the kernel has no function of the primitive's
+signature, as an external module's object (`make M=DIR`). The runner
+loads them into its own process as the kernel loads a module and patches
+them as the kernel patches itself on this CPU (c/kload; the spec that
+tells it how: kload.py), with --mitigations off or host.
+
+Before anything is timed the image is loaded once (`hotpath-bench kload`):
+a symbol hotpath's kernel runtime lacks, a relocation out of reach, an
+init that fails, is said here with the tree's name, and the tree is left
+out (Debian's) or refused (the user's, exit 2).
+"""
+
+import json
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+from hotpath.errors import HotpathError, UsageError
+from hotpath.kernelsrc import kbuild, kload
+from hotpath.kernelsrc.layouts import CRC32C_INTEL, CSUM, Component, Entry
+
+
+@dataclass(frozen=True)
+class KbuildComponent:
+    """A layout's code as Kbuild builds it: the tree's objects, the glue."""
+
+    layout: Component  # the files and symbols a tree must have, the entries
+    targets: tuple[str, ...]  # single-object make targets of the tree
+    glue: str  # the glue source in the repository, built with M=
+    includes: tuple[str, ...] = ()  # tree files the glue #includes whole
+    init: str | None = None  # run once when the image loads
+
+
+KBUILD_COMPONENTS = (
+    KbuildComponent(
+        layout=CSUM,
+        targets=(
+            "arch/x86/lib/csum-partial_64.o",
+            "arch/x86/lib/csum-wrappers_64.o",
+            "arch/x86/lib/csum-copy_64.o",
+        ),
+        glue="c/kshim/glue/csum.c",
+    ),
+    KbuildComponent(
+        layout=CRC32C_INTEL,
+        targets=("arch/x86/crypto/crc32c-pcl-intel-asm_64.o",),
+        glue="c/kload/glue/crc32c_intel.c",
+        includes=("arch/x86/crypto/crc32c-intel_glue.c",),
+        init="hp_glue_init",
+    ),
+)
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """An image the runner loads: its spec, and what the loading did."""
+
+    spec: Path
+    patched: dict[str, int]
+    mitigations: kload.Mitigations
+
+    def said(self) -> str:
+        p = self.patched
+        return (
+            f"Kbuild objects loaded by hotpath (c/kload): {p.get('fentry_nops', 0)} __fentry__ "
+            f"call(s) made NOPs, {p.get('returns_patched', 0)} return(s) patched, "
+            f"{p.get('alternatives_applied', 0)} of {p.get('alternatives', 0)} "
+            f"alternative(s) applied; {self.mitigations.said}"
+        )
+
+
+def kbuild_components(lab: str) -> tuple[KbuildComponent, ...]:
+    return tuple(c for c in KBUILD_COMPONENTS if c.layout.lab == lab)
+
+
+def _glue_source(component: KbuildComponent, tree: kbuild.PreparedTree, repo: Path) -> Path:
+    """The glue as built: the tree files it wraps included by absolute path
+    first (their static functions become the glue's), then hotpath's file."""
+    own = (repo / component.glue).read_text()
+    head = "".join(f'#include "{tree.root / f}"\n' for f in component.includes)
+    if not head:
+        return repo / component.glue
+    folder = tree.entry / "hotpath-glue-src"
+    folder.mkdir(parents=True, exist_ok=True)
+    source = folder / Path(component.glue).name
+    text = head + own
+    if not source.is_file() or source.read_text() != text:
+        partial = source.with_suffix(".partial")
+        partial.write_text(text)
+        partial.replace(source)
+    return source
+
+
+def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> dict[str, int]:
+    """Load the image once as the runner will; its patch counts, or the reason."""
+    bench = runner_build / "hotpath-bench"
+    done = subprocess.run(
+        [str(bench), "kload", str(spec), *(e.symbol for e in entries)],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    try:
+        facts = json.loads(done.stdout)
+    except ValueError:
+        facts = {"error": (done.stderr.strip() or f"exit status {done.returncode}")}
+    if "error" in facts:
+        raise HotpathError(f"the runner refused the objects: {facts['error']}")
+    missing = [name for name, at in facts["symbols"].items() if not at]
+    if missing:
+        raise HotpathError(f"the objects have no {', '.join(missing)}")
+    return {k: int(v) for k, v in facts.items() if isinstance(v, int)}
+
+
+def load_component(
+    tree: kbuild.PreparedTree,
+    component: KbuildComponent,
+    mits: kload.Mitigations,
+    repo: Path,
+    runner_build: Path,
+) -> Loaded:
+    """Build the component's objects and glue in `tree`, write the spec, check the load."""
+    objects = kbuild.build_objects(tree, list(component.targets))
+    glue = kbuild.build_glue(
+        tree, _glue_source(component, tree, repo), "hp_glue_" + Path(component.glue).stem
+    )
+    runtime = runner_build / "kruntime.o"
+    if not runtime.is_file():
+        raise HotpathError(f"the runner's build {runner_build} has no kruntime.o (make)")
+    spec = kload.write_spec(
+        tree.root, [*objects, glue], runtime, mits, tree.entry / "kload", component.init
+    )
+    return Loaded(spec, check_load(runner_build, spec, component.layout.entries), mits)
+
+
+def layout_problem(tree: kbuild.PreparedTree, component: KbuildComponent) -> str | None:
+    """What keeps the tree from the component's layout, None when nothing does."""
+    layout = component.layout
+    for path in layout.files():
+        if not (tree.root / path).is_file():
+            return f"no {path} (the {layout.name} layout of {layout.kernels})"
+    for path, symbol in layout.symbols:
+        if symbol.encode() not in (tree.root / path).read_bytes():
+            return f"{path} has no {symbol.rstrip('(')} (the {layout.name} layout)"
+    return None
+
+
+def fitting_kbuild(tree: kbuild.PreparedTree, lab: str) -> list[KbuildComponent]:
+    """The lab's Kbuild components the tree has; UsageError naming what each lacks."""
+    found, problems = [], []
+    for component in kbuild_components(lab):
+        problem = layout_problem(tree, component)
+        if problem is None:
+            found.append(component)
+        else:
+            problems.append(problem)
+    if found or not problems:
+        return found
+    raise UsageError(f"{tree.name} ({tree.where}): no {lab} layout: {'; '.join(problems)}")
