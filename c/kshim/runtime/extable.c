@@ -44,6 +44,11 @@ extern const struct extable_entry __start_hp_kshim_extable[]
 extern const struct extable_entry __stop_hp_kshim_extable[]
 	__attribute__((weak, visibility("hidden")));
 
+static uintptr_t target(const int32_t *field)
+{
+	return (uintptr_t)field + (intptr_t)*field;
+}
+
 static int kshim_fixup(int sig, siginfo_t *info, void *uctx)
 {
 	greg_t *regs = ((ucontext_t *)uctx)->uc_mcontext.gregs;
@@ -60,7 +65,7 @@ static int kshim_fixup(int sig, siginfo_t *info, void *uctx)
 			regs[REG_RIP] = (greg_t)target(&e->fixup);
 			return 1;
 		case EX_TYPE_ZEROPAD:
-			return hp_kernel_zeropad(regs, ip, target(&e->fixup),
+			return hp_kernel_zeropad(uctx, ip, target(&e->fixup),
 				       (uintptr_t)info->si_addr);
 		default:
 			return 0;

@@ -224,6 +224,7 @@ def _prepare_debian(short: str, version: str, log: Log) -> PreparedTree:
         base_config = _read_member(
             config_deb, f"./usr/src/linux-config-{short}/{DEBIAN_CONFIG}.xz", xz=True
         )
+        _keep_config(short, version, base_config)
         source_deb.unlink()
         config_deb.unlink()
         done()
@@ -320,13 +321,21 @@ def _read_member(deb: Path, member: str, xz: bool = False) -> bytes:
 
 def configure(
     tree: Path,
-    base: bytes,
+    base: bytes | None,
     log_file: Path,
+    out: Path | None = None,
     changes: Sequence[tuple[str, str, str]] = CONFIG_CHANGES,
 ) -> tuple[str, list[dict[str, str]]]:
-    """`base` as the tree's .config, the changes made, `make olddefconfig`:
-    the final config's digest, and each change with the line it left."""
-    (tree / ".config").write_bytes(base)
+    """`base` as the .config (None: `make defconfig`'s), the changes made,
+    `make olddefconfig`, in the tree or its O= folder `out`: the final
+    config's digest, and each change with the line it left."""
+    objtree = out or tree
+    objtree.mkdir(parents=True, exist_ok=True)
+    where = [f"O={out}"] if out else []
+    if base is None:
+        make(tree, ["-s", *where, "defconfig"], log_file)
+    else:
+        (objtree / ".config").write_bytes(base)
     edits = []
     for option, value, _ in changes:
         if value == "n":
@@ -336,9 +345,9 @@ def configure(
         else:
             edits += ["--set-val", option, value]
     if edits:
-        _run(["scripts/config", "--file", ".config", *edits], tree, log_file)
-    make(tree, ["-s", "olddefconfig"], log_file)
-    final = (tree / ".config").read_bytes()
+        _run(["scripts/config", "--file", str(objtree / ".config"), *edits], tree, log_file)
+    make(tree, ["-s", *where, "olddefconfig"], log_file)
+    final = (objtree / ".config").read_bytes()
     text = final.decode("utf-8", "replace")
     results = []
     for option, value, why in changes:
@@ -351,7 +360,11 @@ def configure(
                 "result": line.group(1) if line else "absent (its dependencies are off)",
             }
         )
-    return hashlib.sha256(final).hexdigest()[:12], results
+    return _digest(final), results
+
+
+def _digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()[:12]
 
 
 def _write_json(path: Path, facts: dict[str, object]) -> None:
@@ -510,9 +523,9 @@ def build_glue(
     if needs:
         build_objects(tree, list(needs))
     kbuild = f"obj-m := {name}.o\n" + (f"ccflags-y := {' '.join(ccflags)}\n" if ccflags else "")
-    digest = hashlib.sha256(
+    digest = _digest(
         b"\0".join([text, kbuild.encode(), source.suffix.encode(), *(n.encode() for n in needs)])
-    ).hexdigest()[:12]
+    )
     folder = tree.entry / "hotpath-glue" / f"{name}-{digest}"
     built = folder / f"{name}.o"
     if tree.fixed and (folder / "DONE").is_file() and built.is_file():
@@ -536,12 +549,271 @@ def build_glue(
     return built
 
 
+# Developer trees: a commit of a git repository, checked out as a git
+# worktree of the cache (never the developer's checkout), or a working
+# tree as it is, built with O= into the cache so that nothing is written
+# to it. Their config: the tree's own .config, Debian's (debian-6.12,
+# debian-6.1), `make defconfig`'s, or a file; CONFIG_CHANGES made to it.
+
+CONFIG_CHOICES = ("auto", "debian-6.12", "debian-6.1", "defconfig")
+
+
+def _configs_dir() -> Path:
+    return kbuild_root() / "configs"
+
+
+def _keep_config(short: str, version: str, config: bytes) -> None:
+    """Debian's config kept beside the trees, for the developer trees."""
+    path = _configs_dir() / f"{short}-{version}.config"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    partial = path.with_name(f"{path.name}.{os.getpid()}")
+    partial.write_bytes(config)
+    partial.replace(path)
+
+
+def debian_config(short: str) -> tuple[bytes, str]:
+    """Debian's config.amd64_none_amd64 of linux-config-<short> (1.6 MB
+    downloaded once, when no prepared tree left it), and its version."""
+    version = candidate_version(f"linux-config-{short}")
+    kept = sorted(_configs_dir().glob(f"{short}-*.config"), key=lambda p: p.stat().st_mtime)
+    for path in reversed(kept):
+        if version is None or path.name == f"{short}-{version}.config":
+            return path.read_bytes(), path.name.removeprefix(f"{short}-").removesuffix(".config")
+    if version is None:
+        raise HotpathError(f"linux-config-{short}: apt knows no such package (apt-get update?)")
+    work = _configs_dir() / f".download-{os.getpid()}"
+    work.mkdir(parents=True, exist_ok=True)
+    try:
+        download([f"linux-config-{short}={version}"], work)
+        config = _read_member(
+            _one(work, f"linux-config-{short}_*.deb"),
+            f"./usr/src/linux-config-{short}/{DEBIAN_CONFIG}.xz",
+            xz=True,
+        )
+    finally:
+        shutil.rmtree(work, ignore_errors=True)
+    _keep_config(short, version, config)
+    return config, version
+
+
+def base_config(source: Path, config: str) -> tuple[bytes | None, str]:
+    """The config a developer tree starts from (None: defconfig's), and the
+    words that say which. `auto`: the tree's own .config, else Debian's 6.12."""
+    if config == "auto":
+        if (source / ".config").is_file():
+            return (source / ".config").read_bytes(), f"{source}/.config"
+        config = "debian-6.12"
+    if config.startswith("debian-") and config.removeprefix("debian-") in SHORTS:
+        short = config.removeprefix("debian-")
+        data, version = debian_config(short)
+        return data, f"Debian's {DEBIAN_CONFIG} of linux-config-{short} {version}"
+    if config == "defconfig":
+        return None, "make defconfig"
+    if Path(config).is_file():
+        return Path(config).read_bytes(), str(Path(config).resolve())
+    raise UsageError(
+        f"kernel config '{config}': allowed: {', '.join(CONFIG_CHOICES)}, or a config file"
+    )
+
+
+def _git(repo: Path, *args: str) -> str:
+    try:
+        done = subprocess.run(
+            ["git", "-C", str(repo), *args], capture_output=True, text=True, check=False
+        )
+    except OSError as err:
+        raise HotpathError(f"cannot run git: {err}") from err
+    if done.returncode != 0:
+        raise HotpathError(f"git -C {repo} {' '.join(args)} failed: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+def _found(
+    folders: Iterable[Path], wanted: Callable[[dict[str, object]], bool]
+) -> PreparedTree | None:
+    for entry in folders:
+        facts = _ready(entry)
+        if facts is not None and facts.get("toolchain") == toolchain() and wanted(facts):
+            return _tree_of(entry, facts)
+    return None
+
+
+def prepare_worktree(repo: Path, rev: str, config: str = "auto", log: Log = say) -> PreparedTree:
+    """A commit of a git repository prepared by its Kbuild in a git worktree
+    of the cache (`DIR@REV`), kept per commit and config."""
+    repo = repo.resolve()
+    try:
+        sha = _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
+    except HotpathError as err:
+        raise UsageError(
+            f"--kernel-tree '{repo}@{rev}': '{rev}' is not a commit of {repo}; "
+            "allowed: a commit, tag or branch git knows there"
+        ) from err
+    base, config_words = base_config(repo, config)
+    source_key = _digest(base if base is not None else b"defconfig")
+    folder = kbuild_root() / "worktrees"
+
+    def wanted(facts: dict[str, object]) -> bool:
+        sources = facts.get("config_sources")
+        return facts.get("commit") == sha and isinstance(sources, list) and source_key in sources
+
+    tree = _found(folder.glob(f"{sha[:12]}-*"), wanted)
+    if tree is not None:
+        return tree
+    with locked(folder / f"{sha[:12]}.lock"):
+        tree = _found(folder.glob(f"{sha[:12]}-*"), wanted)
+        if tree is not None:
+            return tree
+        name = "linux-" + re.sub(r"[^A-Za-z0-9._+-]", "-", rev)
+        where = f"{repo} at {rev} (commit {sha[:12]}), {config_words}, in a git worktree"
+        facts: dict[str, object] = {
+            "kind": "worktree",
+            "name": name,
+            "where": where,
+            "repo": str(repo),
+            "commit": sha,
+            "config": config_words,
+            "config_sources": [source_key],
+        }
+        return _prepare_checkout(repo, folder, sha, base, source_key, facts, log)
+
+
+def _drop_worktree(repo: Path, entry: Path) -> None:
+    """A worktree of the cache removed, and forgotten by its repository."""
+    subprocess.run(
+        ["git", "-C", str(repo), "worktree", "remove", "--force", str(entry / "tree")],
+        capture_output=True,
+        check=False,
+    )
+    shutil.rmtree(entry, ignore_errors=True)
+    subprocess.run(["git", "-C", str(repo), "worktree", "prune"], capture_output=True, check=False)
+
+
+def _prepare_checkout(
+    repo: Path,
+    folder: Path,
+    sha: str,
+    base: bytes | None,
+    source_key: str,
+    facts: dict[str, object],
+    log: Log,
+) -> PreparedTree:
+    for stale in [*folder.glob(f"{sha[:12]}.partial-*"), *folder.glob(f"{sha[:12]}-*")]:
+        if _ready(stale) is None:
+            _drop_worktree(repo, stale)  # a killed process's; the lock is ours
+    work = folder / f"{sha[:12]}.partial-{os.getpid()}"
+    work.mkdir(parents=True)
+    made = [work]
+    start = time.monotonic()
+    log_file = folder / f"{sha[:12]}.log"
+    try:
+        log(f"preparing {facts['name']} (first time): git worktree add...")
+        _git(repo, "worktree", "add", "--detach", str(work / "tree"), sha)
+        log(f"preparing {facts['name']}: configuring ({facts['config']}; {CONFIG_SUMMARY})...")
+        digest, results = configure(work / "tree", base, log_file)
+        entry = folder / f"{sha[:12]}-{digest}"
+        known = _ready(entry)
+        if known is not None:
+            # Another config that ends the same: the prepared tree is right.
+            sources = known.get("config_sources")
+            known["config_sources"] = [
+                *(sources if isinstance(sources, list) else []),
+                source_key,
+            ]
+            known["toolchain"] = toolchain()
+            _write_json(entry / "READY", known)
+            _drop_worktree(repo, work)
+            return _tree_of(entry, known)
+        entry.mkdir()
+        made.append(entry)
+        _git(repo, "worktree", "move", str(work / "tree"), str(entry / "tree"))
+        work.rmdir()
+        made.remove(work)
+        tree = entry / "tree"
+        log(f"preparing {facts['name']}: make modules_prepare...")
+        make(tree, ["-j", str(_jobs()), "modules_prepare"], _log_of(entry))
+        release = make(tree, ["-s", "kernelrelease"], _log_of(entry)).strip()
+        facts.update(
+            config_digest=digest,
+            changes=results,
+            kernelrelease=release,
+            toolchain=toolchain(),
+            seconds={"total": round(time.monotonic() - start, 1)},
+        )
+        _write_json(entry / "READY", facts)
+    except BaseException:
+        for made_folder in made:
+            _drop_worktree(repo, made_folder)
+        raise
+    log(f"{facts['name']} prepared in {time.monotonic() - start:.0f} s: {tree}")
+    return _tree_of(entry, facts)
+
+
+def prepare_working(source: Path, config: str = "auto", log: Log = say) -> PreparedTree:
+    """A developer's working tree as it is, prepared by its Kbuild with O=
+    into the cache: nothing is written to the tree. Its sources change, so
+    make decides what to build each time (fixed is False)."""
+    source = source.resolve()
+    if not (source / "Makefile").is_file() or not (source / "Kconfig").is_file():
+        raise UsageError(f"--kernel-tree '{source}': no Makefile and Kconfig: not a kernel tree")
+    if (source / ".config").is_file() or (source / "include/config").is_dir():
+        raise UsageError(
+            f"--kernel-tree '{source}': it has been configured or built in place (.config, "
+            "include/config), and Kbuild builds into another folder (O=) only from a clean "
+            f"tree; allowed: '{source}@REV' (a commit, prepared in a git worktree), or the "
+            "tree after `make mrproper`"
+        )
+    base, config_words = base_config(source, config)
+    key = _digest(str(source).encode() + b"\0" + (base if base is not None else b"defconfig"))
+    entry = kbuild_root() / "out" / key
+    tree = _found([entry], lambda facts: True)
+    if tree is not None:
+        return tree
+    with locked(entry.with_name(f"{key}.lock")):
+        tree = _found([entry], lambda facts: True)
+        if tree is not None:
+            return tree
+        shutil.rmtree(entry, ignore_errors=True)
+        entry.mkdir(parents=True)
+        out = entry / "obj"
+        start = time.monotonic()
+        name = f"linux-{source.name}"
+        try:
+            log(f"preparing {name} (first time): configuring ({config_words}) in {out}...")
+            digest, results = configure(source, base, _log_of(entry), out=out)
+            log(f"preparing {name}: make O={out} modules_prepare...")
+            make(source, ["-j", str(_jobs()), f"O={out}", "modules_prepare"], _log_of(entry))
+            release = make(source, ["-s", f"O={out}", "kernelrelease"], _log_of(entry)).strip()
+            facts: dict[str, object] = {
+                "kind": "working",
+                "name": name,
+                "where": f"{source}, working tree as it is, {config_words}, built in {out}",
+                "source": str(source),
+                "root": str(source),
+                "out": str(out),
+                "fixed": False,
+                "config": config_words,
+                "config_digest": digest,
+                "changes": results,
+                "kernelrelease": release,
+                "toolchain": toolchain(),
+                "seconds": {"total": round(time.monotonic() - start, 1)},
+            }
+            _write_json(entry / "READY", facts)
+        except BaseException:
+            shutil.rmtree(entry, ignore_errors=True)
+            raise
+    return _tree_of(entry, facts)
+
+
 def entries() -> list[Path]:
     """Every folder the kbuild cache holds: prepared, half-done, worktrees."""
     root = kbuild_root()
     if not root.is_dir():
         return []
-    found = [p for p in root.iterdir() if p.is_dir() and p.name not in ("worktrees", "out")]
+    found = [
+        p for p in root.iterdir() if p.is_dir() and p.name not in ("worktrees", "out", "configs")
+    ]
     for sub in ("worktrees", "out"):
         if (root / sub).is_dir():
             found += [p for p in (root / sub).iterdir() if p.is_dir()]
