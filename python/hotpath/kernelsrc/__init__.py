@@ -120,8 +120,11 @@ def _variants(built: Built) -> list[KernelVariant]:
 
 
 def _kbuild_variants(
-    tree: kbuild.PreparedTree, component: KbuildComponent, mits: kload.Mitigations,
-    repo: Path, runner_build: Path,
+    tree: kbuild.PreparedTree,
+    component: KbuildComponent,
+    mits: kload.Mitigations,
+    repo: Path,
+    runner_build: Path,
 ) -> list[KernelVariant]:
     loaded = load_component(tree, component, mits, repo, runner_build)
     suffix = "" if mits.mode == "off" else f"+{mits.mode}"
@@ -157,9 +160,9 @@ def _debian_kernels(
                         tree, component, kload.mitigations(mode), repo, runner_build
                     )
                 except (HotpathError, UsageError, OSError) as err:
-                    first = str(err).splitlines()[0]
-                    found.missing.append(f"{tree.name} ({component.layout.name}): {first}")
-                    log(f"{tree.name} ({component.layout.name}, mitigations {mode}) left out: {first}")
+                    what = f"{tree.name} ({component.layout.name}, mitigations {mode})"
+                    found.missing.append(f"{what}: {str(err).splitlines()[0]}")
+                    log(f"{what} left out: {str(err).splitlines()[0]}")
     if absent:
         found.missing += absent
         log("the real kernels were not available, timed without them: " + "; ".join(absent))
@@ -218,7 +221,7 @@ def lab_kernels(
                 "of different names (--no-debian-kernels leaves Debian's out)"
             )
     pairs = [(tree, c) for tree in mine for c in fitting(tree, lab)]
-    for (tree, component), done in zip(pairs, _build_all(pairs, repo, runner_build), strict=True):
+    for done in _build_all(pairs, repo, runner_build):
         if not isinstance(done, Built):
             raise done
         found.variants += _variants(done)
