@@ -482,7 +482,11 @@ def build_objects(tree: PreparedTree, targets: list[str]) -> list[Path]:
     with locked(tree.entry / "build.lock"):
         if _up_to_date(tree, targets):
             return paths
-        make(tree.root, ["-s", "-j", str(_jobs()), *_kbuild_args(tree), *targets], tree.log_file)
+        # Never -j: an object below a folder that has its own Kbuild
+        # (arch/x86/lib/ below arch/x86/) is built twice, by each folder's
+        # Makefile.build, the right one (its own folder's flags) last; two
+        # jobs would race to write it.
+        make(tree.root, ["-s", *_kbuild_args(tree), *targets], tree.log_file)
         missing = [str(p) for p in paths if not p.is_file()]
         if missing:
             raise HotpathError(f"make {' '.join(targets)} in {tree.root} left no {missing[0]}")
