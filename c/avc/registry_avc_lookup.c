@@ -18,6 +18,14 @@
  * site (bench.h's HP_BURST_COPIES: one per variant), then the chain is
  * walked inline: the kernel inlines both, so the cost here includes one
  * direct-predicted indirect call the kernel does not pay.
+ *
+ * A kernel's own lookup (HP_V_KERNEL: a tree's avc.c, loaded by c/kload;
+ * struct hp_avc_kernel_ops) is timed over the same cache, built with the
+ * tree's avc_hash() in nodes of the tree's layout: its slots' first nodes
+ * are handed to the tree's selinux_avc when a burst finds another cache
+ * there (the engine's untimed first call of each sample does it), and a
+ * call is its avc_search_node(), called through the same kind of
+ * pointer. Only at the tree's slot count (AVC_CACHE_SLOTS).
  */
 #include <hotpath/avc.h>
 #include <hotpath/bench.h>
@@ -56,6 +64,12 @@ static struct hp_avc_key *trace;
 static size_t ntrace;
 static struct lookup_state *states[MAX_STATES];
 static unsigned next_state;
+/* The kernels' lookups of the run, and whose cache each holds now. */
+#define MAX_KERNELS 8
+static struct {
+	const struct hp_avc_kernel_ops *ops;
+	const struct lookup_state *holds;
+} kernels[MAX_KERNELS];
 
 static uint32_t avc_empty(uint32_t ssid, uint32_t tsid, uint16_t tclass)
 {
@@ -146,6 +160,40 @@ static struct lookup_state *state_for(hp_avc_hash_fn fn, size_t nodes)
 	return st->ready ? st : NULL;
 }
 
+/* @fn_ is a kernel's lookup the check has seen: its index, else -1. */
+static int kernel_of(const void *fn_)
+{
+	for (int i = 0; i < MAX_KERNELS && kernels[i].ops; i++)
+		if (kernels[i].ops == fn_)
+			return i;
+	return -1;
+}
+
+/* Why the kernel's lookup cannot run over this primitive's caches, or NULL. */
+static const char *kernel_mismatch(const struct hp_avc_kernel_ops *ops)
+{
+	if (ops->node_size != sizeof(struct hp_avc_node) ||
+	    ops->list_offset != offsetof(struct hp_avc_node, list) ||
+	    ops->tsid_offset != offsetof(struct hp_avc_node, ae.tsid) ||
+	    ops->tclass_offset != offsetof(struct hp_avc_node, ae.tclass))
+		return "the tree's struct avc_node is laid out otherwise than the lab's nodes";
+	if (ops->slots != cfg_slots)
+		return "the tree's avc.c has another slot count (AVC_CACHE_SLOTS) than --slots";
+	return NULL;
+}
+
+/* The cache of (the kernel's hash, @nodes) in the kernel's selinux_avc. */
+static const struct lookup_state *kernel_state(int k, size_t nodes)
+{
+	const struct lookup_state *st = state_for(kernels[k].ops->hash, nodes);
+
+	if (st && kernels[k].holds != st) {
+		kernels[k].ops->adopt((void *const *)st->cache.slots);
+		kernels[k].holds = st;
+	}
+	return st;
+}
+
 /* Mean chain nodes compared per lookup of @st's key stream (hits: the
  * found node's place in its chain, 1 for the head). */
 static double mean_walk(const struct lookup_state *st)
@@ -181,11 +229,52 @@ static int avc_size_ok(size_t size)
  * none it does not. (Which bucket a key lands in is the hash's business;
  * the hashes' own values are checked against vectors in tests/c/test_avc.c.)
  */
+/* A kernel's lookup over its cache of @len nodes: each node it holds found
+ * as itself, a key never inserted not found (counted into *got). */
+static int kernel_check(const struct hp_variant *v, size_t len, uint64_t seed,
+			uint64_t *expected, uint64_t *got)
+{
+	const struct hp_avc_kernel_ops *ops = v->fn;
+	int k = kernel_of(ops);
+	const struct lookup_state *st;
+	uint64_t wrong = 0;
+
+	*expected = 0;
+	if (k < 0) {
+		for (k = 0; k < MAX_KERNELS && kernels[k].ops; k++)
+			;
+		if (k == MAX_KERNELS || kernel_mismatch(ops)) {
+			*got = len;
+			return 1;
+		}
+		kernels[k].ops = ops;
+	}
+	st = kernel_state(k, len);
+	if (!st) {
+		*got = len;
+		return 1;
+	}
+	for (uint32_t b = 0; b < st->cache.nslots; b++)
+		for (struct hp_avc_hlist_node *pos = st->cache.slots[b].first; pos;
+		     pos = pos->next) {
+			const struct hp_avc_entry *e = &hp_avc_node_of(pos)->ae;
+
+			wrong += ops->search(e->ssid, e->tsid, e->tclass) != hp_avc_node_of(pos);
+		}
+	wrong += !!ops->search((uint32_t)seed | 0x80000000u, 1, 1);
+	*got = wrong;
+	return *expected != *got;
+}
+
 static int avc_check(const struct hp_variant *v, const uint8_t *buf,
 		     size_t len, uint64_t seed, uint64_t *expected,
 		     uint64_t *got)
 {
-	struct lookup_state *st = state_for((hp_avc_hash_fn)v->fn, len);
+	struct lookup_state *st;
+
+	if (v->flags & HP_V_KERNEL)
+		return kernel_check(v, len, seed, expected, got);
+	st = state_for((hp_avc_hash_fn)v->fn, len);
 	const struct hp_avc_cache *c;
 	uint64_t wrong = 0, held = 0;
 
@@ -230,6 +319,19 @@ lookup_step(const struct lookup_state *st, hp_avc_hash_fn fn, unsigned *i,
 					     k->tsid, k->tclass);
 }
 
+/* One lookup by a kernel's own avc_search_node(), as lookup_step(). */
+static inline __attribute__((always_inline)) uint64_t
+kernel_step(const struct lookup_state *st, void *(*search)(uint32_t, uint32_t, uint16_t),
+	    unsigned *i, uint64_t s)
+{
+	const struct hp_avc_key *k;
+
+	__asm__("and $0,%0" : "+r"(s));
+	k = &st->keys[(*i + s) & (KEYS - 1)];
+	(*i)++;
+	return (uintptr_t)search(k->ssid, k->tsid, k->tclass);
+}
+
 static inline __attribute__((always_inline)) uint64_t
 avc_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
 	  enum hp_mode mode, unsigned n)
@@ -238,10 +340,21 @@ avc_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
 	const struct lookup_state *st;
 	unsigned i = 0;
 	uint64_t s = seed;
+	int k = kernel_of(fn_);
 
 	if (fn == avc_empty) {	/* the empty call: the loop, no lookup */
 		HP_OPAQUE(fn);
 		return HP_BURST_MODES(mode, n, s, s + (fn(0, 0, 0) & 0));
+	}
+	if (k >= 0) {
+		void *(*search)(uint32_t, uint32_t, uint16_t) = kernels[k].ops->search;
+
+		st = kernel_state(k, len);
+		if (!st)
+			return 0;
+		HP_OPAQUE(search);
+		HP_OPAQUE(st);
+		return HP_BURST_MODES(mode, n, s, kernel_step(st, search, &i, s));
 	}
 	st = state_for(fn, len);
 	if (!st)
@@ -393,7 +506,10 @@ static int run_models(hp_avc_hash_fn fn, size_t size, struct hp_avc_cache *c,
  */
 static int avc_analyze(const struct hp_variant *v, size_t size, struct hp_json *j)
 {
-	struct lookup_state *timed = state_for((hp_avc_hash_fn)v->fn, size);
+	/* a kernel's lookup: the statistics of its own avc_hash() */
+	hp_avc_hash_fn fn = v->flags & HP_V_KERNEL
+		? ((const struct hp_avc_kernel_ops *)v->fn)->hash : (hp_avc_hash_fn)v->fn;
+	struct lookup_state *timed = state_for(fn, size);
 	struct model_means m, ideal;
 	struct hp_avc_cache c;
 	struct hp_avc_memory mem;
@@ -404,7 +520,7 @@ static int avc_analyze(const struct hp_variant *v, size_t size, struct hp_json *
 	if (run_models(ideal_hash, size, &c, &ideal))
 		return -1;
 	hp_avc_destroy(&c);
-	if (run_models((hp_avc_hash_fn)v->fn, size, &c, &m))
+	if (run_models(fn, size, &c, &m))
 		return -1;
 	hp_avc_hash_stats(&c, hs, sizeof(hs));
 	hp_avc_cache_stats(&c, cs, sizeof(cs));
@@ -485,6 +601,11 @@ static const struct hp_variant avc_variants[] = {
 
 static const size_t avc_sizes[] = { 512, 2048, 8192 };
 
+static const char *avc_unavailable(const struct hp_variant *v)
+{
+	return v->flags & HP_V_KERNEL ? kernel_mismatch(v->fn) : NULL;
+}
+
 const struct hp_primitive hp_prim_avc_lookup = {
 	.name = "avc_lookup",
 	.lab = "avc",
@@ -498,6 +619,7 @@ const struct hp_primitive hp_prim_avc_lookup = {
 	.size_ok = avc_size_ok,
 	.configure = avc_configure,
 	.analyze = avc_analyze,
+	.unavailable = avc_unavailable,
 	.default_sizes = avc_sizes,
 	.ndefault_sizes = 3,
 };

@@ -157,10 +157,13 @@ static void gate_all(struct hp_run *run)
 	for (size_t i = 0; i < run->nvr; i++) {
 		struct hp_variant_result *r = &run->vr[i];
 		uint32_t missing = r->v->needs & ~have;
+		const char *why = r->v->unavailable;
 
-		if (r->v->unavailable) {
+		if (!why && r->v->fn && run->p->unavailable)
+			why = run->p->unavailable(r->v);
+		if (why) {
 			r->status = "unavailable";
-			r->reason = r->v->unavailable;
+			r->reason = why;
 			continue;
 		}
 		if (missing) {

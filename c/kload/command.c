@@ -46,7 +46,7 @@ int hp_kload_command(int argc, char **argv)
 	if (!hp_kload_bounds(spec, &text_size)) {
 		printf("{\"error\": ");
 		json_string(err);
-		printf("}\n");
+		printf(", \"missing\": %s}\n", hp_kload_missing(spec));
 		return 3;
 	}
 	(void)first;

@@ -102,12 +102,17 @@ static int layout(struct kl_image *img)
 			*at += s->sh_size;
 		}
 	}
+	img->stub_at = align_up(text, 16);
+	text = img->stub_at + 16 * img->spec.nstubs;
 	img->text_size = align_up(text, (size_t)page);
 	img->size = img->text_size + align_up(data ? data : 1, (size_t)page);
 	img->base = mmap(NULL, img->size, PROT_READ | PROT_WRITE | PROT_EXEC,
 			 MAP_PRIVATE | MAP_ANONYMOUS | MAP_32BIT, -1, 0);
 	if (img->base == MAP_FAILED)
 		return kl_fail(img, "cannot map %zu bytes in the low 2 GiB", img->size);
+	img->stub_at += (uintptr_t)img->base;
+	for (size_t i = 0; i < 8 * img->spec.nstubs; i++)
+		memcpy((uint8_t *)img->stub_at + 2 * i, "\x0f\x0b", 2);	/* ud2 */
 	for (size_t k = 0; k < img->nobj; k++) {
 		struct kl_object *o = &img->obj[k];
 
@@ -175,6 +180,15 @@ uintptr_t kl_global(const struct kl_image *img, const char *name)
 	return s ? value_in(in, s) : 0;
 }
 
+/* Which of the spec's stubs @name is, -1 when none. */
+static long stub_index(const struct kl_image *img, const char *name)
+{
+	for (size_t i = 0; i < img->spec.nstubs; i++)
+		if (!strcmp(img->spec.stubs[i], name))
+			return (long)i;
+	return -1;
+}
+
 /* Every undefined symbol no object defines, named with its object. */
 static int check_undefined(struct kl_image *img)
 {
@@ -197,8 +211,11 @@ static int check_undefined(struct kl_image *img)
 				continue;
 			}
 			if (s->st_shndx != SHN_UNDEF || !*name ||
-			    ELF64_ST_BIND(s->st_info) == STB_WEAK || lookup(img, name, &in))
+			    ELF64_ST_BIND(s->st_info) == STB_WEAK || lookup(img, name, &in) ||
+			    stub_index(img, name) >= 0)
 				continue;
+			if (img->nmissing < sizeof(img->missing) / sizeof(img->missing[0]))
+				img->missing[img->nmissing++] = name;
 			if (used < sizeof(missing))
 				used += (size_t)snprintf(missing + used, sizeof(missing) - used,
 							 "%s%s (needed by %s)", count++ ? ", " : "",
@@ -228,7 +245,14 @@ static int symbol_value(struct kl_image *img, const struct kl_object *o, size_t 
 		return 0;
 	}
 	def = lookup(img, o->str + s->st_name, &in);
-	*value = def ? value_in(in, def) : 0;	/* an undefined weak one is 0 */
+	/* an undefined weak one is 0; a stubbed one its trap */
+	if (def) {
+		*value = value_in(in, def);
+	} else {
+		long i = stub_index(img, o->str + s->st_name);
+
+		*value = i < 0 ? 0 : img->stub_at + 16 * (uintptr_t)i;
+	}
 	return 0;
 }
 

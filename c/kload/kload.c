@@ -14,6 +14,7 @@
 #include <sys/mman.h>
 
 static struct kl_image *images;
+static struct kl_image *failed;	/* the last refused load, for its missing symbols */
 
 int kl_fail(struct kl_image *img, const char *fmt, ...)
 {
@@ -50,15 +51,17 @@ static struct kl_image *load(const char *spec, char *err, size_t errlen)
 	img->err = err;
 	img->errlen = errlen;
 	err[0] = 0;
+	img->spec_path = strdup(spec);
 	if (kl_read_spec(spec, &img->spec, err, errlen) || kl_load_objects(img) ||
-	    kl_patch_text(img) || run_init(img) || kl_patch_labels(img))
-		return NULL;	/* the mapping stays: code may point into it */
+	    kl_patch_text(img) || run_init(img) || kl_patch_labels(img)) {
+		failed = img;	/* the mapping stays: code may point into it */
+		return NULL;
+	}
 	kl_register_extables(img);
 	if (mprotect(img->base, img->text_size, PROT_READ | PROT_EXEC)) {
 		kl_fail(img, "cannot make the text read-only");
 		return NULL;
 	}
-	img->spec_path = strdup(spec);
 	img->next = images;
 	images = img;
 	return img;
@@ -91,6 +94,22 @@ const char *hp_kload_summary(const char *spec)
 		if (!strcmp(img->spec_path, spec))
 			return img->summary;
 	return NULL;
+}
+
+const char *hp_kload_missing(const char *spec)
+{
+	static char list[4096];
+	size_t used = 0;
+
+	strcpy(list, "[]");
+	if (!failed || strcmp(failed->spec_path, spec))
+		return list;
+	for (size_t i = 0; i < failed->nmissing && used + 260 < sizeof(list); i++)
+		used += (size_t)snprintf(list + used, sizeof(list) - used, "%s\"%.250s\"",
+					 i ? ", " : "[", failed->missing[i]);
+	if (failed->nmissing)
+		snprintf(list + used, sizeof(list) - used, "]");
+	return list;
 }
 
 void *hp_kload_bounds(const char *spec, size_t *text_size)

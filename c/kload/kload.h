@@ -22,6 +22,10 @@
  *   retpoline MODE       indirect branches: off (direct) or generic (thunks)
  *   init SYMBOL          run once after loading (the module's init), before
  *                        jump labels are patched
+ *   stub SYMBOL          an undefined symbol the timed code never reaches
+ *                        (a function of the tree file that the glue wraps
+ *                        but does not time): resolved to a trap (ud2), so
+ *                        that a call is a crash the gate names
  */
 #ifndef HOTPATH_KLOAD_H
 #define HOTPATH_KLOAD_H
@@ -35,6 +39,9 @@ void *hp_kload_symbol(const char *spec, const char *symbol, char *err, size_t er
 /* A loaded image's patch counts, as JSON members ("fentry_nops": 3, ...),
  * and where its text lies: for `hotpath-bench kload` and the tests. */
 const char *hp_kload_summary(const char *spec);
+/* The undefined symbols no object defines, after a refused load of @spec
+ * (as a JSON array of strings), or "[]". */
+const char *hp_kload_missing(const char *spec);
 void *hp_kload_bounds(const char *spec, size_t *text_size);
 /* `hotpath-bench kload SPEC [SYMBOL...] [--dump FILE]` (command.c). */
 int hp_kload_command(int argc, char **argv);

@@ -10,6 +10,7 @@
 #define KL_MAX_OBJECTS 16
 #define KL_NWORDS 32	/* capability words a tree may name (NCAPINTS is 21 or 22) */
 #define KL_MAX_SET 64
+#define KL_MAX_STUBS 256
 
 struct kl_word {
 	int used;
@@ -27,6 +28,8 @@ struct kl_spec {
 	char rethunk[64];	/* "ret" or the runtime thunk's symbol */
 	int retpoline;		/* 0 off, 1 generic */
 	char init[64];
+	const char *stubs[KL_MAX_STUBS];	/* symbols that trap when reached */
+	size_t nstubs;
 };
 
 /* One relocation of .altinstr_replacement, kept to apply again where a
@@ -56,6 +59,9 @@ struct kl_image {
 	struct kl_object obj[KL_MAX_OBJECTS];
 	size_t nobj;
 	uint8_t *base;		/* the mapping, low 2 GiB */
+	uintptr_t stub_at;	/* the stubs' 16-byte traps, at the text's end */
+	const char *missing[64];	/* undefined symbols no object defines */
+	size_t nmissing;
 	size_t text_size, size;	/* text first, then data */
 	struct kl_rel *alt_rels;
 	size_t nalt_rels;

@@ -160,6 +160,42 @@ static void returns(struct kl_image *img, struct counts *c)
 	}
 }
 
+/*
+ * ALT_FLAG_DIRECT_CALL (paravirt calls, 6.x): `call *ptr(%rip)` becomes a
+ * direct call to what the pointer holds, as the kernel's alt_replace_call()
+ * does (a NULL pointer: BUG_func). A pointer among the stubs (a paravirt
+ * table the timed code never reaches) makes the call that stub's trap.
+ */
+static void direct_call(struct kl_image *img, uint8_t *instr, unsigned ilen, struct counts *c)
+{
+	int32_t disp;
+	uintptr_t slot, target;
+	intptr_t rel;
+
+	c->sites++;
+	if (ilen != 6 || instr[0] != 0xff || instr[1] != 0x15) {
+		c->skipped++;
+		return;
+	}
+	memcpy(&disp, instr + 2, 4);
+	slot = (uintptr_t)instr + 6 + (intptr_t)disp;
+	if (slot >= img->stub_at && slot < img->stub_at + 16 * img->spec.nstubs)
+		target = slot;
+	else
+		memcpy(&target, (const void *)slot, sizeof(target));
+	if (!target)
+		target = kl_global(img, "BUG_func");
+	rel = (intptr_t)target - (intptr_t)((uintptr_t)instr + 5);
+	if (!target || rel != (int32_t)rel) {
+		c->skipped++;
+		return;
+	}
+	instr[0] = 0xe8;
+	put_rel32(instr, 5, target);
+	instr[5] = 0x90;
+	c->patched++;
+}
+
 struct alt_counts {
 	struct counts c;
 	int bad;
@@ -185,11 +221,9 @@ static void alternatives(struct kl_image *img, uintptr_t addr, size_t size, void
 		instr = (uint8_t *)((uintptr_t)e + (intptr_t)io);
 		repl = (uint8_t *)((uintptr_t)e + 4 + (intptr_t)ro);
 		ac->c.sites++;
-		if (flags & 2) {	/* ALT_FLAG_DIRECT_CALL: paravirt calls */
-			kl_fail(img, "an alternative with ALT_FLAG_DIRECT_CALL (a paravirt call), "
-				     "not modelled");
-			ac->bad = 1;
-			return;
+		if (flags & 2) {	/* ALT_FLAG_DIRECT_CALL */
+			direct_call(img, instr, ilen, &ac->c);
+			continue;
 		}
 		if (rlen > ilen || ilen > sizeof(buf)) {
 			kl_fail(img, "an alternative of %u bytes for %u", rlen, ilen);

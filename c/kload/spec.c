@@ -66,6 +66,10 @@ int kl_read_spec(const char *path, struct kl_spec *spec, char *err, size_t errle
 			if (strcmp(arg, "off") && strcmp(arg, "generic"))
 				return fclose(f), bad(err, errlen, path, n, "retpoline off or generic");
 			spec->retpoline = !strcmp(arg, "generic");
+		} else if (!strcmp(key, "stub")) {
+			if (spec->nstubs == KL_MAX_STUBS)
+				return fclose(f), bad(err, errlen, path, n, "too many stubs");
+			spec->stubs[spec->nstubs++] = strdup(arg);
 		} else if (!strcmp(key, "init")) {
 			snprintf(spec->init, sizeof(spec->init), "%.63s", arg);
 		} else {

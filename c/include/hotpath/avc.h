@@ -48,6 +48,23 @@
 #include <hotpath/avc_hash.h>
 #include <hotpath/avc_workload.h>
 
+/* ---- a kernel's own lookup (the avc lab's linux-X variants) ---- */
+
+/*
+ * What a kernel tree's avc.c gives the lab (c/kload/glue/avc.c, built by
+ * the tree's Kbuild and loaded by c/kload): the variant's fn points at
+ * this. The lab builds its cache with @hash as the bucket function, in
+ * nodes of its own layout, which must be the tree's struct avc_node
+ * (checked: @node_size and the offsets); @adopt makes the slots' first
+ * nodes the kernel's selinux_avc's, and @search is avc_search_node().
+ */
+struct hp_avc_kernel_ops {
+	uint32_t slots, node_size, list_offset, tsid_offset, tclass_offset;
+	uint32_t (*hash)(uint32_t ssid, uint32_t tsid, uint16_t tclass);
+	void (*adopt)(void *const *heads);
+	void *(*search)(uint32_t ssid, uint32_t tsid, uint16_t tclass);
+};
+
 /* ---- the cache model ---- */
 
 #define HP_AVC_MAX_SLOTS	(1u << 20)

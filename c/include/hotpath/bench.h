@@ -128,6 +128,10 @@ struct hp_primitive {
 	 * object written to @j with the engine's writer (c/bench/json.c),
 	 * and 0; or -1, having written nothing, when it could not. */
 	int (*analyze)(const struct hp_variant *v, size_t size, struct hp_json *j);
+	/* Optional: why @v cannot run in this configuration (a kernel's AVC
+	 * lookup at another slot count), or NULL; the gate then lists it
+	 * unavailable with the reason instead of checking it. */
+	const char *(*unavailable)(const struct hp_variant *v);
 	/* Optional: sizes timed when the user names none. */
 	const size_t *default_sizes;
 	size_t ndefault_sizes;

@@ -39,7 +39,12 @@ from pathlib import Path
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import kbuild, kload
 from hotpath.kernelsrc.build import Built, build, fitting
-from hotpath.kernelsrc.kbuilt import KbuildComponent, fitting_kbuild, load_component
+from hotpath.kernelsrc.kbuilt import (
+    KbuildComponent,
+    fitting_kbuild,
+    kbuild_components,
+    load_component,
+)
 from hotpath.kernelsrc.layouts import Component, Entry, components_for
 from hotpath.kernelsrc.trees import KernelTree, parse_kernel_tree, version_key
 
@@ -101,7 +106,8 @@ class KernelSet:
 
 
 def timed_files(lab: str) -> tuple[str, ...]:
-    return tuple(f for c in components_for(lab) for f in c.files())
+    layouts = [*components_for(lab), *(k.layout for k in kbuild_components(lab))]
+    return tuple(dict.fromkeys(f for c in layouts for f in c.files()))
 
 
 def _variants(built: Built) -> list[KernelVariant]:
@@ -199,9 +205,8 @@ def lab_kernels(
     modes = list(dict.fromkeys(m.strip() for m in mitigations.split(",")))
     for mode in modes:
         kload.mitigations(mode)  # UsageError naming a mode not allowed
-    components = components_for(lab)
     found = KernelSet()
-    if not components:
+    if not timed_files(lab):
         return found
     if not (runner_build / "libhotpath.so").is_file():
         # A stand-in runner (the Python tests'): nothing to link against.
@@ -220,7 +225,7 @@ def lab_kernels(
                 f"--kernel-tree: two kernels named '{name}'; allowed: trees and revisions "
                 "of different names (--no-debian-kernels leaves Debian's out)"
             )
-    pairs = [(tree, c) for tree in mine for c in fitting(tree, lab)]
+    pairs = [(tree, c) for tree in mine for c in fitting(tree, lab)]  # the shim's, for now
     for done in _build_all(pairs, repo, runner_build):
         if not isinstance(done, Built):
             raise done

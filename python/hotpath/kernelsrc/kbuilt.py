@@ -24,7 +24,7 @@ from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import kbuild, kload
-from hotpath.kernelsrc.layouts import CRC32C_INTEL, CSUM, Component, Entry
+from hotpath.kernelsrc.layouts import AVC, CRC32C_INTEL, CSUM, Component, Entry
 
 
 @dataclass(frozen=True)
@@ -36,6 +36,11 @@ class KbuildComponent:
     glue: str  # the glue source in the repository, built with M=
     includes: tuple[str, ...] = ()  # tree files the glue #includes whole
     init: str | None = None  # run once when the image loads
+    include_dirs: tuple[str, ...] = ()  # tree folders for the included files' own headers
+    needs: tuple[str, ...] = ()  # tree objects built first (they generate headers)
+    # The included file's functions that are not timed reach symbols no
+    # runtime has: they become traps (stubs), named in the origin line.
+    stub_unreached: bool = False
 
 
 KBUILD_COMPONENTS = (
@@ -55,6 +60,15 @@ KBUILD_COMPONENTS = (
         includes=("arch/x86/crypto/crc32c-intel_glue.c",),
         init="hp_glue_init",
     ),
+    KbuildComponent(
+        layout=AVC,
+        targets=(),
+        glue="c/kload/glue/avc.c",
+        includes=("security/selinux/avc.c",),
+        include_dirs=("security/selinux", "security/selinux/include"),
+        needs=("security/selinux/avc.o",),  # generates flask.h and av_permissions.h
+        stub_unreached=True,
+    ),
 )
 
 
@@ -65,14 +79,20 @@ class Loaded:
     spec: Path
     patched: dict[str, int]
     mitigations: kload.Mitigations
+    stubs: tuple[str, ...] = ()
 
     def said(self) -> str:
         p = self.patched
+        stubs = (
+            f", {len(self.stubs)} symbol(s) the timed code never reaches made traps"
+            if self.stubs
+            else ""
+        )
         return (
             f"Kbuild objects loaded by hotpath (c/kload): {p.get('fentry_nops', 0)} __fentry__ "
             f"call(s) made NOPs, {p.get('returns_patched', 0)} return(s) patched, "
             f"{p.get('alternatives_applied', 0)} of {p.get('alternatives', 0)} "
-            f"alternative(s) applied; {self.mitigations.said}"
+            f"alternative(s) applied{stubs}; {self.mitigations.said}"
         )
 
 
@@ -98,6 +118,14 @@ def _glue_source(component: KbuildComponent, tree: kbuild.PreparedTree, repo: Pa
     return source
 
 
+class Refused(HotpathError):
+    """The runner refused an image; `missing` names the undefined symbols."""
+
+    def __init__(self, message: str, missing: list[str]) -> None:
+        super().__init__(message)
+        self.missing = missing
+
+
 def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> dict[str, int]:
     """Load the image once as the runner will; its patch counts, or the reason."""
     bench = runner_build / "hotpath-bench"
@@ -112,7 +140,7 @@ def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> di
     except ValueError:
         facts = {"error": (done.stderr.strip() or f"exit status {done.returncode}")}
     if "error" in facts:
-        raise HotpathError(f"the runner refused the objects: {facts['error']}")
+        raise Refused(f"the runner refused the objects: {facts['error']}", facts.get("missing", []))
     missing = [name for name, at in facts["symbols"].items() if not at]
     if missing:
         raise HotpathError(f"the objects have no {', '.join(missing)}")
@@ -129,15 +157,30 @@ def load_component(
     """Build the component's objects and glue in `tree`, write the spec, check the load."""
     objects = kbuild.build_objects(tree, list(component.targets))
     glue = kbuild.build_glue(
-        tree, _glue_source(component, tree, repo), "hp_glue_" + Path(component.glue).stem
+        tree,
+        _glue_source(component, tree, repo),
+        "hp_glue_" + Path(component.glue).stem,
+        ccflags=[f"-I{tree.root / d}" for d in component.include_dirs],
+        needs=component.needs,
     )
     runtime = runner_build / "kruntime.o"
     if not runtime.is_file():
         raise HotpathError(f"the runner's build {runner_build} has no kruntime.o (make)")
-    spec = kload.write_spec(
-        tree.root, [*objects, glue], runtime, mits, tree.entry / "kload", component.init
-    )
-    return Loaded(spec, check_load(runner_build, spec, component.layout.entries), mits)
+
+    def spec_with(stubs: tuple[str, ...]) -> Path:
+        return kload.write_spec(
+            tree.root, [*objects, glue], runtime, mits, tree.entry / "kload", component.init, stubs
+        )
+
+    entries = component.layout.entries
+    try:
+        return Loaded(spec_with(()), check_load(runner_build, spec_with(()), entries), mits)
+    except Refused as refused:
+        if not component.stub_unreached or not refused.missing:
+            raise
+        stubs = tuple(sorted(refused.missing))
+    spec = spec_with(stubs)
+    return Loaded(spec, check_load(runner_build, spec, entries), mits, stubs)
 
 
 def layout_problem(tree: kbuild.PreparedTree, component: KbuildComponent) -> str | None:

@@ -176,6 +176,7 @@ def write_spec(
     mits: Mitigations,
     folder: Path,
     init: str | None = None,
+    stubs: tuple[str, ...] = (),
 ) -> Path:
     """The spec file for these objects (content-named, in `folder`)."""
     asm = tree_root / "arch" / "x86" / "include" / "asm"
@@ -187,6 +188,7 @@ def write_spec(
     lines += mits.spec_lines()
     if init:
         lines.append(f"init {init}")
+    lines += [f"stub {name}" for name in stubs]
     text = "\n".join(lines) + "\n"
     digest = hashlib.sha256(text.encode()).hexdigest()[:16]
     folder.mkdir(parents=True, exist_ok=True)

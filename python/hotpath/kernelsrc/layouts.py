@@ -242,6 +242,34 @@ CRC32C_LIB = Component(
 
 COMPONENTS: tuple[Component, ...] = (CSUM, CRC32C_INTEL, CRC32C_LIB)
 
+# The AVC's lookup: built only by a tree's own Kbuild (kbuilt.py), never by
+# the shim (avc.c needs most of the SELinux headers), so not in COMPONENTS.
+AVC = Component(
+    name="avc",
+    lab="avc",
+    kernels="Linux 5.x to 6.18 (6.19 hashes with MurmurHash3, not in a Debian package)",
+    sources=(),
+    headers=(),
+    included=("security/selinux/avc.c",),
+    glue="avc.c",
+    symbols=(
+        ("security/selinux/avc.c", "avc_search_node("),
+        ("security/selinux/avc.c", "avc_hash("),
+        ("security/selinux/avc.c", "AVC_CACHE_SLOTS"),
+    ),
+    entries=(
+        Entry(
+            "avc_lookup",
+            "hp_glue_avc_ops",
+            "",
+            "security/selinux/avc.c",
+            "the kernel's own avc_search_node() and avc_hash() (static inlines, called "
+            "through one function of hotpath's glue) over the lab's cache, in the tree's "
+            "struct avc_node and selinux_avc",
+        ),
+    ),
+)
+
 # What `hotpath kernels fetch` extracts from a linux-source package.
 SOURCE_FILES: tuple[str, ...] = (
     "Makefile",
