@@ -118,7 +118,7 @@ def _glue_source(component: KbuildComponent, tree: kbuild.PreparedTree, repo: Pa
     return source
 
 
-class Refused(HotpathError):
+class LoadRefusedError(HotpathError):
     """The runner refused an image; `missing` names the undefined symbols."""
 
     def __init__(self, message: str, missing: list[str]) -> None:
@@ -140,7 +140,7 @@ def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> di
     except ValueError:
         facts = {"error": (done.stderr.strip() or f"exit status {done.returncode}")}
     if "error" in facts:
-        raise Refused(f"the runner refused the objects: {facts['error']}", facts.get("missing", []))
+        raise LoadRefusedError(f"the runner refused the objects: {facts['error']}", facts.get("missing", []))
     missing = [name for name, at in facts["symbols"].items() if not at]
     if missing:
         raise HotpathError(f"the objects have no {', '.join(missing)}")
@@ -175,7 +175,7 @@ def load_component(
     entries = component.layout.entries
     try:
         return Loaded(spec_with(()), check_load(runner_build, spec_with(()), entries), mits)
-    except Refused as refused:
+    except LoadRefusedError as refused:
         if not component.stub_unreached or not refused.missing:
             raise
         stubs = tuple(sorted(refused.missing))
