@@ -140,7 +140,8 @@ def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> di
     except ValueError:
         facts = {"error": (done.stderr.strip() or f"exit status {done.returncode}")}
     if "error" in facts:
-        raise LoadRefusedError(f"the runner refused the objects: {facts['error']}", facts.get("missing", []))
+        said = f"the runner refused the objects: {facts['error']}"
+        raise LoadRefusedError(said, facts.get("missing", []))
     missing = [name for name, at in facts["symbols"].items() if not at]
     if missing:
         raise HotpathError(f"the objects have no {', '.join(missing)}")
