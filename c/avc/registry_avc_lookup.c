@@ -585,13 +585,15 @@ static const char *avc_promise_name(uint32_t promise)
 
 static const struct hp_variant avc_variants[] = {
 	HASH("orig", hp_avc_hash_orig,
-	     "ssid ^ (tsid << 2) ^ (tclass << 4): avc_hash() before 6.19",
-	     "security/selinux/avc.c", 0),
+	     "ssid ^ (tsid << 2) ^ (tclass << 4): avc_hash() before 6.19, re-implemented "
+	     "(the kernel's own: linux-6.1, linux-6.12)",
+	     "security/selinux/avc.c before 6.19, re-implemented", HP_V_REIMPL),
 	HASH("muladd", hp_avc_hash_muladd,
 	     "the seed's multiply-add hash", "seed 004", 0),
 	HASH("murmur3", hp_avc_hash_murmur3,
-	     "MurmurHash3 over (ssid, tsid, tclass): av_hash() in Linux 6.19",
-	     "security/selinux/avc.c, Linux 6.19", 0),
+	     "MurmurHash3 over (ssid, tsid, tclass): av_hash() in Linux 6.19, re-implemented "
+	     "(no Debian package has 6.19)",
+	     "security/selinux/avc.c, Linux 6.19, re-implemented", HP_V_REIMPL),
 	HASH("jhash", hp_avc_hash_jhash, "jhash_3words(ssid, tsid, tclass, 0)",
 	     "include/linux/jhash.h", 0),
 	HASH("hp", hp_avc_hash_hp,

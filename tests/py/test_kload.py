@@ -175,3 +175,26 @@ def test_both_mitigation_modes_run_through_the_gate(cli, real_runner):
 def test_a_mitigations_mode_not_known_is_refused(cli, real_runner):
     res = cli("csum", "--sizes", "40", "--mitigations", "some")
     assert res.status == 2 and "--mitigations 'some'" in res.err and "off, host" in res.err
+
+
+def test_avc_times_avc_c_own_lookup_of_both_debian_trees(cli, real_runner):
+    res = cli(
+        "avc", "--sizes", "512,2048", "--variants", "linux-6.1,linux-6.12,orig",
+        "--rounds", "3", "--modes", "latency", "--json", "--no-store",
+    )  # fmt: skip
+    assert res.status == 0, res.err
+    variants = {v["name"]: v for v in res.json()["variants"]}
+    for name in ("linux-6.1", "linux-6.12"):
+        assert variants[name]["status"] == "ok", variants[name]
+        assert "kernel" in variants[name]["flags"]
+        origin = variants[name]["origin"]
+        assert origin.startswith("security/selinux/avc.c, Linux ")
+        assert "the timed code never reaches made traps" in origin
+    assert "reimplemented" in variants["orig"]["flags"]
+    res = cli(
+        "avc", "--sizes", "512", "--slots", "8192", "--variants", "linux-6.12",
+        "--rounds", "3", "--modes", "latency", "--json", "--no-store",
+    )  # fmt: skip
+    assert res.status == 0, res.err
+    kernel = {v["name"]: v for v in res.json()["variants"]}["linux-6.12"]
+    assert kernel["status"] == "unavailable" and "AVC_CACHE_SLOTS" in kernel["reason"]

@@ -109,4 +109,7 @@ LAB = Lab(
     add_arguments=add_arguments,
     runner_args=runner_args,
     own_command="hotpath.labs.avc.command:run",
+    # The kernel's own lookup (avc.c of Debian's trees, kernelsrc.kbuilt)
+    # beside the re-implementation of the same hash.
+    counterparts={"avc_lookup": {"orig": "linux-6.12"}},
 )
