@@ -188,8 +188,13 @@ def test_prune_keeps_what_it_is_told_and_live_partials(tmp_path, monkeypatch):
     for folder in (keep, old, live, dead):
         (folder / "tree").mkdir(parents=True)
     old.with_name(f"{old.name}.log").write_text("log")
-    assert kbuild.prune({keep}) == [dead, old]
-    assert sorted(p.name for p in root.iterdir()) == sorted([keep.name, live.name])
+    busy = root / "6.12-6.12.117-2-dddddddddddd"  # being prepared: its version's lock held
+    (busy / "tree").mkdir(parents=True)
+    with locked(root / "6.12-6.12.117-2.lock"):  # flock: held against any other open
+        assert kbuild.prune({keep}) == [dead, old]
+    assert sorted(p.name for p in root.iterdir() if p.is_dir()) == sorted(
+        [keep.name, live.name, busy.name]
+    )
 
 
 def test_kernels_prune_removes_the_entries_not_current(cli, tmp_path, monkeypatch):

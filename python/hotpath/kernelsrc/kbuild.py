@@ -30,8 +30,15 @@ builds objtool with absolute paths, so the tree never moves after it.
 READY marks an entry complete; a lock per Debian version keeps two
 processes from preparing the same one, and an error or Ctrl-C removes
 what was begun. A prepared entry is found without running make.
+
+Developer trees (`--kernel-tree DIR@REV`, `DIR`) are prepared the same
+way: a commit in a git worktree of the cache (kbuild/worktrees/<commit>-
+<digest>/tree; the developer's checkout is never touched), a clean
+working tree with O= into kbuild/out/<digest>/obj (nothing written to
+it). `hotpath kernels prune` removes what is not current (prune()).
 """
 
+import fcntl
 import functools
 import hashlib
 import json
@@ -825,17 +832,35 @@ def entries() -> list[Path]:
 
 
 def _in_progress(entry: Path) -> bool:
-    """A .partial-<pid> folder whose process is still running."""
+    """A .partial-<pid> folder whose process is still running, or an entry
+    another process holds: preparing it (its version's, commit's or
+    folder's lock) or building in it (its build.lock)."""
     match = re.search(r"\.partial-(\d+)$", entry.name)
-    if match is None:
-        return False
+    if match is not None:
+        try:
+            os.kill(int(match.group(1)), 0)
+        except ProcessLookupError:
+            pass
+        except PermissionError:
+            return True
+        else:
+            return True
+    prepared_by = re.sub(r"(-[0-9a-f]{12}|\.partial-\d+)$", "", entry.name)
+    return _held(entry.with_name(f"{prepared_by}.lock")) or _held(entry / "build.lock")
+
+
+def _held(lock: Path) -> bool:
+    """Whether another process holds this lock (debian.locked) now."""
     try:
-        os.kill(int(match.group(1)), 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+        with lock.open("r") as handle:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                return True
+            fcntl.flock(handle, fcntl.LOCK_UN)
+    except OSError:
+        pass  # no such lock: nobody holds it
+    return False
 
 
 def current() -> set[Path]:
