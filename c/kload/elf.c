@@ -309,7 +309,7 @@ static void add_site(struct kl_sites *sites, uintptr_t at, uintptr_t key)
 /* A relocated rel32 of a call, jmp or jcc (@where is the rel32) against a
  * symbol the kernel patches branches to: the site is recorded. */
 static void note_site(struct kl_image *img, const struct kl_object *o, size_t index,
-		      uint32_t type, uintptr_t where, const char *section)
+		      uint32_t type, uintptr_t where, uint64_t offset, const char *section)
 {
 	const char *name = o->str + o->sym[index].st_name;
 	const uint8_t *op = (const uint8_t *)where;
@@ -319,9 +319,11 @@ static void note_site(struct kl_image *img, const struct kl_object *o, size_t in
 	if ((type != R_X86_64_PLT32 && type != R_X86_64_PC32) ||
 	    !strcmp(section, ".altinstr_replacement"))
 		return;	/* a replacement's branches are placed with it (patch.c) */
+	if (offset < 1)
+		return;
 	if (op[-1] == 0xe8 || op[-1] == 0xe9)
 		insn = where - 1;
-	else if (op[-2] == 0x0f && (op[-1] & 0xf0) == 0x80)
+	else if (offset >= 2 && op[-2] == 0x0f && (op[-1] & 0xf0) == 0x80)
 		insn = where - 2;
 	else
 		return;
@@ -361,8 +363,9 @@ static int relocate(struct kl_image *img, struct kl_object *o)
 			if (symbol_value(img, o, ELF64_R_SYM(rela[i].r_info), &s) ||
 			    put(img, o, target, type, where, s + (uint64_t)rela[i].r_addend))
 				return -1;
-			if (o->sh[rs->sh_info].sh_flags & SHF_EXECINSTR && rela[i].r_offset >= 2)
-				note_site(img, o, ELF64_R_SYM(rela[i].r_info), type, where, target);
+			if (o->sh[rs->sh_info].sh_flags & SHF_EXECINSTR)
+				note_site(img, o, ELF64_R_SYM(rela[i].r_info), type, where,
+					  rela[i].r_offset, target);
 			if (keep) {
 				img->alt_rels = realloc(img->alt_rels,
 							(img->nalt_rels + 1) * sizeof(*img->alt_rels));

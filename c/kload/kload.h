@@ -16,7 +16,8 @@
  *   set N                feature bit N (word * 32 + bit) on: the tree's
  *                        synthetic features this CPU and kernel would set
  *   alt SIZE             the size of the tree's struct alt_instr (12: a
- *                        u16 cpuid; 14: a u32 ft_flags, ALT_FLAG_NOT in bit 16)
+ *                        u16 cpuid, ALTINSTR_FLAG_INV in bit 15; 14: a u32
+ *                        ft_flags, ALT_FLAG_NOT in bit 16)
  *   rethunk NAME         what `jmp __x86_return_thunk` becomes: ret (the
  *                        kernel without RETHUNK) or a runtime thunk's symbol
  *   retpoline MODE       indirect branches: off (direct) or generic (thunks)

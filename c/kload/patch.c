@@ -216,8 +216,13 @@ static void alternatives(struct kl_image *img, uintptr_t addr, size_t size, void
 		memcpy(&io, e, 4);
 		memcpy(&ro, e + 4, 4);
 		memcpy(&ft, e + 8, esize == 14 ? 4 : 2);
-		feature = ft & 0xffff;
-		flags = ft >> 16;
+		if (esize == 14) {	/* u32 ft_flags: the flags in the upper half */
+			feature = ft & 0xffff;
+			flags = ft >> 16;
+		} else {		/* u16 cpuid: ALTINSTR_FLAG_INV in bit 15 */
+			feature = ft & 0x7fff;
+			flags = ft >> 15 & 1;
+		}
 		instr = (uint8_t *)((uintptr_t)e + (intptr_t)io);
 		repl = (uint8_t *)((uintptr_t)e + 4 + (intptr_t)ro);
 		ac->c.sites++;

@@ -87,24 +87,44 @@ def entry_bytes(dump: Path, facts: dict, symbol: str, n: int) -> bytes:
     return dump.read_bytes()[at : at + n]
 
 
-def test_csum_objects_load_with_every_fentry_a_nop_and_every_return_a_ret(
-    tree_612, build_dir, tmp_path
-):
-    component = kbuilt.kbuild_components("csum")[0]
-    loaded = kbuilt.load_component(
-        tree_612, component, kload.mitigations("off"), repo_root(), build_dir
+def branches_to(dump: Path, facts: dict, symbol: str, opcode: int) -> int:
+    """The call (0xe8) or jmp (0xe9) rel32 left in the patched text that reach @symbol."""
+    text, base = dump.read_bytes(), int(facts["text"], 16)
+    target = int(facts["symbols"][symbol], 16)
+    return sum(
+        1
+        for i in range(len(text) - 5)
+        if text[i] == opcode
+        and base + i + 5 + int.from_bytes(text[i + 1 : i + 5], "little", signed=True) == target
     )
-    objects = [tree_612.root / t for t in component.targets]
-    status, facts = kload_json(build_dir, loaded.spec, "csum_partial", dump=tmp_path / "text")
+
+
+@pytest.mark.parametrize("short", ["6.1", "6.12"])
+def test_csum_objects_load_with_every_fentry_a_nop_and_every_return_a_ret(
+    short, build_dir, tmp_path
+):
+    tree = kbuild.prepare_debian(short, log=lambda line: None)
+    component = kbuilt.kbuild_components("csum")[0]
+    loaded = kbuilt.load_component(tree, component, kload.mitigations("off"), repo_root(), build_dir)
+    objects = [
+        Path(line.split(" ", 1)[1])
+        for line in loaded.spec.read_text().splitlines()
+        if line.startswith("object ") and not line.endswith("kruntime.o")
+    ]
+    dump = tmp_path / "text"
+    status, facts = kload_json(
+        build_dir, loaded.spec, "csum_partial", "__fentry__", "__x86_return_thunk", dump=dump
+    )
     assert status == 0, facts
-    # Every `call __fentry__` of the tree's objects (and the glue's) was found and made a NOP.
-    assert facts["fentry_nops"] == facts["fentry_sites"] >= relocations_to(objects, "__fentry__")
-    assert facts["returns_patched"] >= relocations_to(objects, "__x86_return_thunk") > 0
-    head = entry_bytes(tmp_path / "text", facts, "csum_partial", 9)
-    assert NOP5 in head  # after the ENDBR64 of an IBT build, the entry's NOP
-    assert b"\xe8" not in head[:4] or head.startswith(b"\xf3\x0f\x1e\xfa")
-    text = (tmp_path / "text").read_bytes()
-    assert b"\xc3\xcc\xcc\xcc\xcc" in text  # `ret; int3 x4` where the thunk's jmp was
+    # Every `call __fentry__` and `jmp __x86_return_thunk` of the tree's objects
+    # and the glue was found, and none is left in the text.
+    assert facts["fentry_nops"] == facts["fentry_sites"] == relocations_to(objects, "__fentry__")
+    assert facts["returns_patched"] == relocations_to(objects, "__x86_return_thunk") > 0
+    assert branches_to(dump, facts, "__fentry__", 0xE8) == 0
+    assert branches_to(dump, facts, "__x86_return_thunk", 0xE9) == 0
+    head = entry_bytes(dump, facts, "csum_partial", 9)
+    assert head.startswith(NOP5) or head == b"\xf3\x0f\x1e\xfa" + NOP5  # ENDBR64 with IBT
+    assert b"\xc3\xcc\xcc\xcc\xcc" in dump.read_bytes()  # `ret; int3 x4` for each thunk jmp
 
 
 def test_host_mitigations_send_returns_to_the_chosen_thunk(tree_612, build_dir, tmp_path):

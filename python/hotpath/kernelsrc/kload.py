@@ -9,9 +9,12 @@ own headers, read here:
   `enum cpuid_leafs`): which CPUID register each word is, so that the
   loader reads them from this CPU; the words the kernel fills itself
   (CPUID_LNX_*) are set bit by bit below;
-- the synthetic features (asm/cpufeatures.h): X86_FEATURE_ALWAYS, and each
-  one this host's kernel set and shows in /proc/cpuinfo (rep_good, nopl,
-  ...), except the mitigations', which follow --mitigations;
+- the synthetic features (asm/cpufeatures.h): X86_FEATURE_ALWAYS,
+  LFENCE_RDTSC (the kernel sets it on every x86-64 CPU it runs: lfence is
+  serializing on AMD since family 10h and on Intel; barrier_nospec() is
+  its alternative), and each one this host's kernel set and shows in
+  /proc/cpuinfo (rep_good, nopl, ...), except the mitigations', which
+  follow --mitigations; another hidden one (no /proc/cpuinfo name) is off;
 - the size of `struct alt_instr` (asm/alternative.h): 12 bytes with a u16
   cpuid (older trees), 14 with a u32 ft_flags (ALT_FLAG_NOT in bit 16).
 
@@ -153,7 +156,7 @@ def synthetic_set(cpufeatures_h: str, words: list[str], mits: Mitigations) -> li
     cpuid_words = {int(line.split()[1]) for line in words}
     numbers = feature_numbers(cpufeatures_h)
     host = _host_flags()
-    chosen = {"ALWAYS", *mits.features}
+    chosen = {"ALWAYS", "LFENCE_RDTSC", *mits.features}
     for name, (number, shown) in numbers.items():
         if number // 32 in cpuid_words or _MITIGATION_WORDS.search(name):
             continue
