@@ -83,7 +83,13 @@ KRUNTIME_CFLAGS := -std=gnu11 -O2 -Wall -fno-pic -mcmodel=kernel -mno-red-zone \
 $(BUILD)/obj/kruntime/%.o: c/kload/runtime/%
 	@mkdir -p $(dir $@)
 	$(CC) $(KRUNTIME_CFLAGS) -c $< -o $@
-$(BUILD)/kruntime.o: $(KRUNTIME_SRCS:c/kload/runtime/%=$(BUILD)/obj/kruntime/%.o)
+# The timing loops loaded beside the kernel's code (c/kload/bursts): the
+# library's own flags and bodies, for the low 2 GiB (no PIC).
+$(BUILD)/obj/kruntime/bursts.o: c/kload/bursts/bursts.c $(HEADERS)
+	@mkdir -p $(dir $@)
+	$(CC) $(filter-out -fPIC,$(ALL_CFLAGS)) -fno-pic -c $< -o $@
+$(BUILD)/kruntime.o: $(KRUNTIME_SRCS:c/kload/runtime/%=$(BUILD)/obj/kruntime/%.o) \
+		$(BUILD)/obj/kruntime/bursts.o
 	$(LD) -r -o $@ $^
 
 $(BUILD)/$(HPSUM_LIB): $(HPSUM_SRCS:%.c=$(BUILD)/obj/%.o) c/hpsum.map

@@ -25,6 +25,11 @@
 static FILE *json_out;
 static pid_t worker_pid;	/* the process that runs the variants */
 
+static int is_kload(const char *path)
+{
+	return strlen(path) > 6 && !strcmp(path + strlen(path) - 6, ".kload");
+}
+
 /* --with PATH.so:SYMBOL: a variant from the user's own file (or
  * SPEC.kload:SYMBOL: the kernel's own objects, c/kload). One that
  * needs CPU features this one lacks is never loaded (hotpath does not even
@@ -43,7 +48,7 @@ static struct hp_variant load_user(const char *spec, uint32_t needs)
 	v.origin = path;
 	if (needs & ~hp_cpu_features())
 		return v;
-	if (strlen(path) > 6 && !strcmp(path + strlen(path) - 6, ".kload")) {
+	if (is_kload(path)) {
 		char err[4096];
 
 		/* The kernel's own objects, loaded as the kernel loads them. */
@@ -70,6 +75,20 @@ static struct hp_variant load_user(const char *spec, uint32_t needs)
 	}
 	v.fn = fn;
 	return v;
+}
+
+/* The timing loops an image of the kernel's objects carries for @primitive
+ * (c/kload/bursts), NULL where it has none: then the primitive's own. */
+static const hp_burst_fn *kernel_bursts(const char *spec, const char *primitive)
+{
+	char name[128], err[256], *path = strdup(spec);
+	const hp_burst_fn *const *sites;
+
+	*strrchr(path, ':') = 0;
+	snprintf(name, sizeof(name), "hp_kburst_%s", primitive);
+	sites = is_kload(path) ? hp_kload_symbol(path, name, err, sizeof(err)) : NULL;
+	free(path);
+	return sites ? *sites : NULL;
 }
 
 static int selected(const struct hp_run *run, const char *name)
@@ -133,6 +152,8 @@ static void collect_variants(struct hp_run *run)
 		if (run->with_as[i])
 			v->name = run->with_as[i];
 		v->flags |= run->with_flags[i];
+		if (v->fn && v->flags & HP_V_KERNEL)
+			v->burst = kernel_bursts(run->with[i], run->p->name);
 		v->promise = run->with_promise[i];
 		v->min_len = run->with_min_len[i];
 		if (run->with_origin[i])

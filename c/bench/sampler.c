@@ -33,11 +33,11 @@
 /* The empty call is timed through a call site of its own, the last. */
 #define EMPTY_SITE (HP_BURST_SITES - 1)
 
-static uint64_t burst(const struct hp_primitive *p, unsigned site,
+static uint64_t burst(const hp_burst_fn *sites, unsigned site,
 		      const void *fn, const uint8_t *buf, size_t len,
 		      enum hp_mode mode, unsigned n, uint64_t seed)
 {
-	return p->burst[site % HP_BURST_SITES](fn, buf, len, seed, mode, n);
+	return sites[site % HP_BURST_SITES](fn, buf, len, seed, mode, n);
 }
 
 /*
@@ -63,8 +63,8 @@ static int job_burst(const struct hp_primitive *p, struct hp_job *jb,
 		return -1;
 	}
 	hp_trap_enter(&env);
-	*t = burst(p, jb->site, jb->v->fn, base + jb->align, jb->size,
-		   jb->mode, n, seed);
+	*t = burst(jb->v->burst ? jb->v->burst : p->burst, jb->site, jb->v->fn,
+		   base + jb->align, jb->size, jb->mode, n, seed);
 	hp_trap_leave();
 	hp_trap_beat++;
 	return 0;
@@ -77,7 +77,7 @@ static int timed(const struct hp_primitive *p, struct hp_job *jb,
 {
 	if (jb)
 		return job_burst(p, jb, base, n, seed, t);
-	*t = burst(p, EMPTY_SITE, p->empty_fn, base, 0, mode, n, seed);
+	*t = burst(p->burst, EMPTY_SITE, p->empty_fn, base, 0, mode, n, seed);
 	return 0;
 }
 
@@ -121,7 +121,7 @@ static double burst_timer_overhead(const struct hp_primitive *p,
 	double v[201];
 
 	for (int i = 0; i < 201; i++)
-		v[i] = burst(p, EMPTY_SITE, p->empty_fn, buf, 0, HP_LATENCY,
+		v[i] = burst(p->burst, EMPTY_SITE, p->empty_fn, buf, 0, HP_LATENCY,
 			     0, 0);
 	return hp_median(v, 201);
 }
@@ -316,7 +316,7 @@ static void prepare(struct sampling *s)
  * when out of memory. */
 static int empty_sample(struct sampling *s, int keep)
 {
-	double e = burst(s->p, EMPTY_SITE, s->p->empty_fn, s->base, 0,
+	double e = burst(s->p->burst, EMPTY_SITE, s->p->empty_fn, s->base, 0,
 			 HP_FENCED, s->en, s->o->seed);
 
 	if (keep && s->nempty == s->ecap) {

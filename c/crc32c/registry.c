@@ -6,6 +6,7 @@
  */
 #include <hotpath/bench.h>
 #include <hotpath/crc32c.h>
+#include "crc32c_bursts.h"
 
 #include <limits.h>
 
@@ -36,20 +37,6 @@ static const char *crc32c_explain(const uint8_t *buf, size_t len,
 		return "inverting convention? it returned ~crc32c(~seed); the "
 		       "kernel's crc32c() takes and returns the raw register";
 	return NULL;
-}
-
-static inline __attribute__((always_inline)) uint64_t
-crc32c_burst(const void *fn_, const uint8_t *buf,
-	     size_t len, uint64_t seed, enum hp_mode mode,
-	     unsigned n)
-{
-	hp_crc32c_fn fn = (hp_crc32c_fn)fn_;
-	uint32_t c = (uint32_t)seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, c, fn(c, buf, len));
 }
 
 HP_BURST_COPIES(crc32c_burst_sites, crc32c_burst);

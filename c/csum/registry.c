@@ -5,6 +5,7 @@
  */
 #include <hotpath/bench.h>
 #include <hotpath/csum.h>
+#include "csum_bursts.h"
 
 #include <stdint.h>
 
@@ -46,20 +47,6 @@ static int csum_check(const struct hp_variant *v, const uint8_t *buf,
 	*expected = hp_csum_fold(hp_csum_ref(buf, (int)len, s));
 	*got = hp_csum_fold(raw);
 	return *expected != *got;
-}
-
-static inline __attribute__((always_inline)) uint64_t
-csum_burst(const void *fn_, const uint8_t *buf, size_t len_,
-	   uint64_t seed, enum hp_mode mode, unsigned n)
-{
-	hp_csum_fn fn = (hp_csum_fn)fn_;
-	int len = (int)len_;
-	uint32_t s = (uint32_t)seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, s, fn(buf, len, s));
 }
 
 HP_BURST_COPIES(csum_burst_sites, csum_burst);

@@ -7,13 +7,13 @@
  */
 #include <hotpath/bench.h>
 #include <hotpath/csum.h>
+#include "csum_bursts.h"
 
 #include <string.h>
 
-#define COPY_MAX (64 * 1024)
-#define CANARY 64
+#define COPY_MAX HP_CSUM_COPY_MAX
 
-static uint8_t dst_buf[COPY_MAX + 2 * CANARY + 64] __attribute__((aligned(64)));
+uint8_t hp_csum_copy_dst[HP_CSUM_COPY_DST_BYTES] __attribute__((aligned(64)));
 
 static uint32_t copy_empty(const void *src, void *dst, int len, uint32_t sum)
 {
@@ -25,11 +25,11 @@ static int copy_check(const struct hp_variant *v, const uint8_t *buf,
 		      uint64_t *got)
 {
 	hp_csum_copy_fn fn = (hp_csum_copy_fn)v->fn;
-	uint8_t *d = dst_buf + CANARY + ((uintptr_t)buf & 63);
+	uint8_t *d = hp_csum_copy_dst_of(buf);
 	uint32_t s = (uint32_t)seed;
 	size_t i;
 
-	memset(dst_buf, 0xa5, sizeof(dst_buf));
+	memset(hp_csum_copy_dst, 0xa5, sizeof(hp_csum_copy_dst));
 	*expected = hp_csum_fold(hp_csum_ref(buf, (int)len, s));
 	*got = hp_csum_fold(fn(buf, d, (int)len, s));
 	if (*expected != *got &&
@@ -38,27 +38,11 @@ static int copy_check(const struct hp_variant *v, const uint8_t *buf,
 	/* a bad copy or a stray write reports as 1 vs 0 */
 	*expected = 1;
 	*got = !memcmp(d, buf, len);
-	for (i = 0; *got && i < (size_t)(d - dst_buf); i++)
-		*got = dst_buf[i] == 0xa5;
-	for (i = (size_t)(d - dst_buf) + len; *got && i < sizeof(dst_buf); i++)
-		*got = dst_buf[i] == 0xa5;
+	for (i = 0; *got && i < (size_t)(d - hp_csum_copy_dst); i++)
+		*got = hp_csum_copy_dst[i] == 0xa5;
+	for (i = (size_t)(d - hp_csum_copy_dst) + len; *got && i < sizeof(hp_csum_copy_dst); i++)
+		*got = hp_csum_copy_dst[i] == 0xa5;
 	return *expected != *got;
-}
-
-static inline __attribute__((always_inline)) uint64_t
-copy_burst(const void *fn_, const uint8_t *buf, size_t len_,
-	   uint64_t seed, enum hp_mode mode, unsigned n)
-{
-	hp_csum_copy_fn fn = (hp_csum_copy_fn)fn_;
-	uint8_t *d = dst_buf + CANARY + ((uintptr_t)buf & 63);
-	int len = (int)len_;
-	uint32_t s = (uint32_t)seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(d);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, s, fn(buf, d, len, s));
 }
 
 HP_BURST_COPIES(copy_burst_sites, copy_burst);

@@ -6,6 +6,7 @@
  */
 #include <hotpath/bench.h>
 #include <hotpath/csum.h>
+#include "csum_bursts.h"
 
 #include <string.h>
 
@@ -39,17 +40,6 @@ static int fold_check(const struct hp_variant *v, const uint8_t *buf,
 			return 1;
 	}
 	return 0;
-}
-
-static inline __attribute__((always_inline)) uint64_t
-fold_burst(const void *fn_, const uint8_t *buf, size_t len,
-	   uint64_t seed, enum hp_mode mode, unsigned n)
-{
-	hp_fold_fn fn = (hp_fold_fn)fn_;
-	uint32_t s = (uint32_t)seed;
-
-	HP_OPAQUE(fn);
-	return HP_BURST_MODES(mode, n, s, fn(s));
 }
 
 HP_BURST_COPIES(fold_burst_sites, fold_burst);

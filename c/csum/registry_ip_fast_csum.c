@@ -6,6 +6,7 @@
  */
 #include <hotpath/bench.h>
 #include <hotpath/csum.h>
+#include "csum_bursts.h"
 
 static uint16_t ipf_empty(const void *iph, unsigned int ihl)
 {
@@ -21,20 +22,6 @@ static int ipf_check(const struct hp_variant *v, const uint8_t *buf,
 	*expected = hp_ip_fast_csum_ref(buf, (unsigned int)(len / 4));
 	*got = fn(buf, (unsigned int)(len / 4));
 	return *expected != *got;
-}
-
-static inline __attribute__((always_inline)) uint64_t
-ipf_burst(const void *fn_, const uint8_t *buf, size_t len,
-	  uint64_t seed, enum hp_mode mode, unsigned n)
-{
-	hp_ip_fast_fn fn = (hp_ip_fast_fn)fn_;
-	unsigned int ihl = (unsigned int)(len / 4);
-	uint16_t s = (uint16_t)seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(ihl);
-	return HP_BURST_MODES(mode, n, s, fn(hp_depend(buf, s), ihl));
 }
 
 HP_BURST_COPIES(ipf_burst_sites, ipf_burst);

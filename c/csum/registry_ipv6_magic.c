@@ -6,6 +6,7 @@
  */
 #include <hotpath/bench.h>
 #include <hotpath/csum.h>
+#include "csum_bursts.h"
 
 #include <string.h>
 
@@ -13,12 +14,6 @@ static uint16_t v6_empty(const void *saddr, const void *daddr, uint32_t len,
 			 uint8_t proto, uint32_t sum)
 {
 	return (uint16_t)sum;
-}
-
-static void fields(const uint8_t *buf, uint32_t *len, uint8_t *proto)
-{
-	memcpy(len, buf + 32, 4);
-	*proto = buf[36];
 }
 
 static int v6_check(const struct hp_variant *v, const uint8_t *buf,
@@ -32,7 +27,7 @@ static int v6_check(const struct hp_variant *v, const uint8_t *buf,
 	uint8_t proto;
 	size_t i;
 
-	fields(buf, &len, &proto);
+	hp_ipv6_fields(buf, &len, &proto);
 	*expected = hp_ipv6_magic_ref(buf, buf + 16, len, proto, (uint32_t)seed);
 	*got = fn(buf, buf + 16, len, proto, (uint32_t)seed);
 	for (i = 0; *expected == *got && i < 5; i++) {
@@ -41,24 +36,6 @@ static int v6_check(const struct hp_variant *v, const uint8_t *buf,
 		*got = fn(buf, buf + 16, lens[i], protos[i], (uint32_t)seed);
 	}
 	return *expected != *got;
-}
-
-static inline __attribute__((always_inline)) uint64_t
-v6_burst(const void *fn_, const uint8_t *buf, size_t size,
-	 uint64_t seed, enum hp_mode mode, unsigned n)
-{
-	hp_ipv6_magic_fn fn = (hp_ipv6_magic_fn)fn_;
-	const uint8_t *daddr = buf + 16;
-	uint32_t len, s = (uint32_t)seed;
-	uint8_t proto;
-
-	fields(buf, &len, &proto);
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(daddr);
-	HP_OPAQUE(len);
-	HP_OPAQUE(proto);
-	return HP_BURST_MODES(mode, n, s, fn(buf, daddr, len, proto, s));
 }
 
 HP_BURST_COPIES(v6_burst_sites, v6_burst);

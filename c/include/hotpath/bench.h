@@ -51,6 +51,11 @@ enum hp_variant_flag {
 	HP_V_REIMPL = 1u << 5,
 };
 
+/* Time @n calls of @fn in @mode; returns elapsed TSC ticks. */
+typedef uint64_t (*hp_burst_fn)(const void *fn, const uint8_t *buf,
+				size_t len, uint64_t seed, enum hp_mode mode,
+				unsigned n);
+
 struct hp_variant {
 	const char *name;	/* stable, kebab-case: "kernel-5.17" */
 	const void *fn;		/* signature fixed by the primitive */
@@ -63,6 +68,10 @@ struct hp_variant {
 	const char *origin;	/* where the algorithm comes from */
 	const char *mode_note;	/* why a mode is n/a (with HP_V_NO_LATENCY) */
 	const char *unavailable;/* non-NULL: built without it, and why */
+	/* non-NULL: the primitive's burst copies to time it through instead
+	 * of the primitive's own (the kernel's objects: their image's, loaded
+	 * beside them, c/kload/bursts) */
+	const hp_burst_fn *burst;
 };
 
 /* The first case on which a variant disagreed with the reference. */
@@ -76,11 +85,6 @@ struct hp_failure {
 	 * "did not return within 30 s (--time-limit)" */
 	char what[160];
 };
-
-/* Time @n calls of @fn in @mode; returns elapsed TSC ticks. */
-typedef uint64_t (*hp_burst_fn)(const void *fn, const uint8_t *buf,
-				size_t len, uint64_t seed, enum hp_mode mode,
-				unsigned n);
 
 /*
  * A primitive's burst function exists in HP_BURST_SITES copies, and each
