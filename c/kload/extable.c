@@ -1,7 +1,6 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The kernel's exception fixups for loaded images (and the kernel shim's
- * runtime, which calls hp_kernel_zeropad()): code that may fault by design
+ * The kernel's exception fixups for loaded images: code that may fault by design
  * says so in __ex_table, and a fault at an entry is mended by the entry's
  * type as the kernel mends it (arch/x86/mm/extable.c), through the
  * engine's fixup hook (hp_trap_add_fixup(), c/bench/guard.c):
@@ -41,7 +40,7 @@ static const int greg_of[16] = {
 };
 
 /* ex_handler_zeropad(): 1 when the fault was the load's, mended. */
-int hp_kernel_zeropad(void *uctx, uintptr_t ip, uintptr_t next, uintptr_t fault)
+static int zeropad(void *uctx, uintptr_t ip, uintptr_t next, uintptr_t fault)
 {
 	greg_t *regs = ((ucontext_t *)uctx)->uc_mcontext.gregs;
 	const uint8_t *p = (const uint8_t *)ip;
@@ -125,8 +124,7 @@ static int kload_fixup(int sig, siginfo_t *info, void *uctx)
 				regs[REG_RIP] = (greg_t)target(&e[1]);
 				return 1;
 			case EX_TYPE_ZEROPAD:
-				return hp_kernel_zeropad(uctx, ip, target(&e[1]),
-							 (uintptr_t)info->si_addr);
+				return zeropad(uctx, ip, target(&e[1]), (uintptr_t)info->si_addr);
 			default:
 				return 0;
 			}

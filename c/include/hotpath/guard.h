@@ -65,7 +65,7 @@ const char *hp_fault_describe(const struct hp_fault *f, char *buf, size_t n);
 /*
  * Fixups: code that may fault by design (the kernel's
  * load_unaligned_zeropad(), whose exception table says how the fault is
- * mended; c/kshim/runtime/extable.c) registers a function that looks at a
+ * mended; c/kload/extable.c) registers a function that looks at a
  * SIGSEGV/SIGBUS and returns 1 when it mended the context (the signal is
  * then resumed from), 0 when the fault is not its own. Fixups are asked
  * before the trap, armed or not; from the first registration on, a
@@ -73,9 +73,5 @@ const char *hp_fault_describe(const struct hp_fault *f, char *buf, size_t n);
  */
 typedef int (*hp_fixup_fn)(int sig, siginfo_t *info, void *uctx);
 int hp_trap_add_fixup(hp_fixup_fn fn);
-/* The kernel's ex_handler_zeropad() on a fault's ucontext: 1 when the load
- * at @ip (the next instruction at @next) faulted at @fault as
- * load_unaligned_zeropad() may, and the context was mended (c/kload/extable.c). */
-int hp_kernel_zeropad(void *uctx, uintptr_t ip, uintptr_t next, uintptr_t fault);
 
 #endif /* HOTPATH_GUARD_H */
