@@ -1,14 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Whole kernel trees prepared by their own Kbuild, and objects built there.
 
-The shim (hotpath.kernelsrc.build) compiles a few files of a tree with
-hotpath's headers; that is enough for code that is plain C, but not for
-an object exactly as the kernel has it: its flags (-mcmodel=kernel,
-fentry, return thunks, padding), its alternatives, objtool's sections.
-Only the tree's own Kbuild makes those, so here a tree is unpacked whole,
+An object exactly as the kernel has it (its flags: -mcmodel=kernel,
+fentry, return thunks, padding; its alternatives, objtool's sections) is
+made only by the tree's own Kbuild, so here a tree is unpacked whole,
 configured with the config its kernel was built with, and prepared
 (`make modules_prepare`); single objects and hotpath's glue files are
-then built by `make` in it.
+then built by `make` in it. Building a tree runs its code: its Makefiles,
+scripts and compiler plugins run as the user who runs hotpath.
 
 Debian's trees: linux-source-<short> (the tree, 1.7 GB unpacked) and
 linux-config-<short> (config.amd64_none_amd64, Debian's own config) of
@@ -38,6 +37,7 @@ working tree with O= into kbuild/out/<digest>/obj (nothing written to
 it). `hotpath kernels prune` removes what is not current (prune()).
 """
 
+import dataclasses
 import fcntl
 import functools
 import hashlib
@@ -569,6 +569,21 @@ def build_glue(
 CONFIG_CHOICES = ("auto", "debian-6.12", "debian-6.1", "defconfig")
 
 
+def check_config(config: str) -> str:
+    """`config` when base_config() can take it (nothing downloaded here),
+    else UsageError naming it and what is allowed."""
+    if config in CONFIG_CHOICES:
+        return config
+    path = Path(config)
+    if config and path.is_file():
+        return config
+    why = "no such choice or file" if not path.exists() else "not a file"
+    raise UsageError(
+        f"--kernel-config '{config}': {why}; allowed: {', '.join(CONFIG_CHOICES)}, "
+        "or a kernel config file"
+    )
+
+
 def _configs_dir() -> Path:
     return kbuild_root() / "configs"
 
@@ -610,6 +625,7 @@ def debian_config(short: str) -> tuple[bytes, str]:
 def base_config(source: Path, config: str) -> tuple[bytes | None, str]:
     """The config a developer tree starts from (None: defconfig's), and the
     words that say which. `auto`: the tree's own .config, else Debian's 6.12."""
+    check_config(config)
     if config == "auto":
         if (source / ".config").is_file():
             return (source / ".config").read_bytes(), f"{source}/.config"
@@ -620,11 +636,7 @@ def base_config(source: Path, config: str) -> tuple[bytes | None, str]:
         return data, f"Debian's {DEBIAN_CONFIG} of linux-config-{short} {version}"
     if config == "defconfig":
         return None, "make defconfig"
-    if Path(config).is_file():
-        return Path(config).read_bytes(), str(Path(config).resolve())
-    raise UsageError(
-        f"kernel config '{config}': allowed: {', '.join(CONFIG_CHOICES)}, or a config file"
-    )
+    return Path(config).read_bytes(), str(Path(config).resolve())
 
 
 def _git(repo: Path, *args: str) -> str:
@@ -663,6 +675,10 @@ def prepare_worktree(repo: Path, rev: str, config: str = "auto", log: Log = say)
     base, config_words = base_config(repo, config)
     source_key = _digest(base if base is not None else b"defconfig")
     folder = kbuild_root() / "worktrees"
+    # Named after the revision asked for now: an entry is kept per commit,
+    # and another name of the same commit (a tag, HEAD) finds it too.
+    name = "linux-" + re.sub(r"[^A-Za-z0-9._+-]", "-", rev)
+    where = f"{repo} at {rev} (commit {sha[:12]}), {config_words}, in a git worktree"
 
     def wanted(facts: dict[str, object]) -> bool:
         sources = facts.get("config_sources")
@@ -670,13 +686,11 @@ def prepare_worktree(repo: Path, rev: str, config: str = "auto", log: Log = say)
 
     tree = _found(folder.glob(f"{sha[:12]}-*"), wanted)
     if tree is not None:
-        return tree
+        return dataclasses.replace(tree, name=name, where=where)
     with locked(folder / f"{sha[:12]}.lock"):
         tree = _found(folder.glob(f"{sha[:12]}-*"), wanted)
         if tree is not None:
-            return tree
-        name = "linux-" + re.sub(r"[^A-Za-z0-9._+-]", "-", rev)
-        where = f"{repo} at {rev} (commit {sha[:12]}), {config_words}, in a git worktree"
+            return dataclasses.replace(tree, name=name, where=where)
         facts: dict[str, object] = {
             "kind": "worktree",
             "name": name,
@@ -686,7 +700,8 @@ def prepare_worktree(repo: Path, rev: str, config: str = "auto", log: Log = say)
             "config": config_words,
             "config_sources": [source_key],
         }
-        return _prepare_checkout(repo, folder, sha, base, source_key, facts, log)
+        tree = _prepare_checkout(repo, folder, sha, base, source_key, facts, log)
+        return dataclasses.replace(tree, name=name, where=where)
 
 
 def _drop_worktree(repo: Path, entry: Path) -> None:
@@ -829,6 +844,20 @@ def entries() -> list[Path]:
         if (root / sub).is_dir():
             found += [p for p in (root / sub).iterdir() if p.is_dir()]
     return sorted(found)
+
+
+def prepared() -> list[PreparedTree]:
+    """Every complete tree of the cache for this toolchain: Debian's, then
+    the developer trees' (worktrees, O= folders), each as it was named
+    when it was prepared."""
+    debian: list[PreparedTree] = []
+    developer: list[PreparedTree] = []
+    for entry in entries():
+        facts = _ready(entry)
+        if facts is None or facts.get("toolchain") != toolchain() or "name" not in facts:
+            continue
+        (debian if facts.get("kind") == "debian" else developer).append(_tree_of(entry, facts))
+    return [*sorted(debian, key=lambda t: t.name), *developer]
 
 
 def _in_progress(entry: Path) -> bool:
