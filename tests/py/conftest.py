@@ -11,7 +11,9 @@ what it downloaded.
 
 import json
 import os
+import shutil
 import signal
+import subprocess
 import sys
 from dataclasses import dataclass
 from pathlib import Path
@@ -19,7 +21,8 @@ from pathlib import Path
 import pytest
 
 from hotpath.cli import main
-from hotpath.debian import cache_root
+from hotpath.debian import cache_root, candidate_version, download, locked
+from hotpath.kernelsrc import kbuild
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -183,3 +186,84 @@ def machine_root(tmp_path):
             "sys/devices/system/cpu/vulnerabilities/meltdown": "Not affected\n",
         },
     )
+
+
+# Developer trees for the kernel tests (test_kbuild.py, test_kernel_source.py):
+# a bare git repository of linux-source-6.12 (its files as Debian ships
+# them, 280 MB of objects), commit `good`, and a second commit `broken`
+# whose csum_partial() sums one byte past the length: its tail's shift a
+# byte short (the kind of slip a review misses). Made once into the
+# machine's cache beside the prepared trees (about two and a half minutes
+# the first time); each revision the tests prepare takes about a minute
+# the first time (a git worktree of 1.7 GB, olddefconfig, modules_prepare),
+# so the tests prepare only these two, with Debian's 6.12 config.
+KERNEL_GOOD, KERNEL_BROKEN = "good", "broken"
+BROKEN_CSUM = (
+    "unsigned int shift = (-len << 3) & 63;",
+    "unsigned int shift = ((-len << 3) - 8) & 63;",
+)
+KERNEL_TEST_CACHE = MACHINE_CACHE / "kbuild-test"
+
+
+def _tool(*args: str) -> str:
+    return subprocess.run(args, capture_output=True, text=True, check=True).stdout
+
+
+@pytest.fixture(scope="session")
+def kernel_repo() -> Path:
+    repo = KERNEL_TEST_CACHE / "linux-6.12.git"
+    with pytest.MonkeyPatch.context() as mp, locked(KERNEL_TEST_CACHE / "repo.lock"):
+        mp.setenv("HOTPATH_GUEST_CACHE", str(MACHINE_CACHE))
+        if (repo / "hotpath-ready").is_file():
+            return repo
+        shutil.rmtree(repo, ignore_errors=True)
+        work = KERNEL_TEST_CACHE / f"work-{os.getpid()}"
+        shutil.rmtree(work, ignore_errors=True)
+        work.mkdir(parents=True)
+        try:
+            version = candidate_version("linux-source-6.12")
+            download([f"linux-source-6.12={version}"], work)
+            (deb,) = work.glob("*.deb")
+            tree = work / "tree"
+            kbuild._unpack(deb, "./usr/src/linux-source-6.12.tar.xz", tree)
+            deb.unlink()
+            git = ["git", f"--git-dir={repo}", f"--work-tree={tree}", "-c", "user.name=hotpath",
+                   "-c", "user.email=hotpath@localhost"]  # fmt: skip
+            _tool("git", "init", "-q", "--bare", str(repo))
+            _tool(*git, "add", "-A", "-f", ".")
+            _tool(*git, "commit", "-q", "-m", f"linux-source-6.12 {version}")
+            _tool(*git, "tag", KERNEL_GOOD)
+            source = tree / "arch/x86/lib/csum-partial_64.c"
+            text = source.read_text()
+            assert BROKEN_CSUM[0] in text, "csum_partial()'s tail is not as 6.12 has it"
+            source.write_text(text.replace(*BROKEN_CSUM))
+            _tool(*git, "commit", "-q", "-am", "csum_partial: the tail's shift a byte short")
+            _tool(*git, "tag", KERNEL_BROKEN)
+            (repo / "hotpath-ready").write_text(f"{version}\n")
+        finally:
+            shutil.rmtree(work, ignore_errors=True)
+    return repo
+
+
+@pytest.fixture(scope="session")
+def kernel_good(kernel_repo):
+    """The repository's `good` prepared in a git worktree of the cache."""
+    with pytest.MonkeyPatch.context() as mp:
+        mp.setenv("HOTPATH_GUEST_CACHE", str(MACHINE_CACHE))
+        return kbuild.prepare_worktree(kernel_repo, KERNEL_GOOD, "debian-6.12", log=lambda _: None)
+
+
+@pytest.fixture(scope="session")
+def clean_612(kernel_good) -> Path:
+    """`good`'s committed files, hard-linked: a working tree never configured
+    (no room taken; not a git checkout)."""
+    clean = KERNEL_TEST_CACHE / "clean-6.12"
+    with locked(KERNEL_TEST_CACHE / "clean.lock"):
+        if not (clean / "hotpath-ready").is_file():
+            shutil.rmtree(clean, ignore_errors=True)
+            files = _tool("git", "-C", str(kernel_good.root), "ls-files", "-z").split("\0")
+            for name in filter(None, files):
+                (clean / name).parent.mkdir(parents=True, exist_ok=True)
+                os.link(kernel_good.root / name, clean / name)
+            (clean / "hotpath-ready").write_text("")
+    return clean

@@ -4,21 +4,22 @@
 Debian's linux-6.12, downloaded and prepared into the machine's cache the
 first time (under a minute), found there after that; its objects and
 glue objects are built by its Kbuild and read back with readelf/objdump.
-Developer trees: a commit of a git repository made once from
-linux-source-6.1 (about two minutes the first time), and a clean tree
-of its files built with O=.
+Developer trees: a commit of the test repository of linux-source-6.12
+(conftest.kernel_repo: made once, about two and a half minutes the first
+time) prepared in a git worktree, and a clean tree of its files built
+with O=.
 """
 
 import json
 import os
-import shutil
 import subprocess
 import textwrap
 from pathlib import Path
 
 import pytest
 
-from hotpath.debian import candidate_version, download, locked
+from conftest import KERNEL_BROKEN, KERNEL_GOOD
+from hotpath.debian import locked
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import kbuild
 
@@ -216,101 +217,55 @@ def test_kernels_prepare_says_where_and_how_long(cli, tree_612, monkeypatch):
     assert "cached (" in line and "prepared in " in line and line.endswith(str(tree_612.root))
 
 
-# Developer trees: a git repository of linux-source-6.1 (one commit, its
-# files as Debian ships them; 250 MB), made once into the machine's cache
-# beside the prepared trees, and a clean working tree of its files
-# (hard links to the worktree's, so no room taken).
-TEST_TAG = "v6.1-debian"
+# Developer trees: the test repository's `good`, Debian's linux-source-6.12
+# as one commit (conftest.kernel_repo, kernel_good), and a clean working
+# tree of its files (clean_612: hard links to the worktree's, no room taken).
 
 
-@pytest.fixture(scope="module")
-def kernel_repo() -> Path:
-    folder = kbuild.kbuild_root().parent / "kbuild-test"
-    repo = folder / "linux-6.1.git"
-    with locked(folder / "repo.lock"):
-        if (repo / "hotpath-ready").is_file():
-            return repo
-        shutil.rmtree(repo, ignore_errors=True)
-        work = folder / f"work-{os.getpid()}"
-        shutil.rmtree(work, ignore_errors=True)
-        work.mkdir(parents=True)
-        try:
-            version = candidate_version("linux-source-6.1")
-            download([f"linux-source-6.1={version}"], work)
-            (deb,) = work.glob("*.deb")
-            kbuild._unpack(deb, "./usr/src/linux-source-6.1.tar.xz", work / "tree")
-            git = ["git", f"--git-dir={repo}", f"--work-tree={work / 'tree'}"]
-            tool("git", "init", "-q", "--bare", str(repo))
-            tool(*git, "add", "-A", "-f", ".")
-            tool(*git, "-c", "user.name=hotpath", "-c", "user.email=hotpath@localhost",
-                 "commit", "-q", "-m", f"linux-source-6.1 {version}")  # fmt: skip
-            tool(*git, "tag", TEST_TAG)
-            (repo / "hotpath-ready").write_text(f"{version}\n")
-        finally:
-            shutil.rmtree(work, ignore_errors=True)
-    return repo
-
-
-@pytest.fixture(scope="module")
-def worktree_61(kernel_repo) -> kbuild.PreparedTree:
-    return kbuild.prepare_worktree(kernel_repo, TEST_TAG, "debian-6.1", log=lambda line: None)
-
-
-def test_a_commit_is_prepared_in_a_worktree_of_the_cache(kernel_repo, worktree_61, monkeypatch):
-    tree = worktree_61
+def test_a_commit_is_prepared_in_a_worktree_of_the_cache(kernel_repo, kernel_good, monkeypatch):
+    tree = kernel_good
     assert tree.root.parent.parent == kbuild.kbuild_root() / "worktrees"
-    assert tree.name == f"linux-{TEST_TAG}" and tree.version.startswith("6.1.")
-    assert "Debian's config.amd64_none_amd64 of linux-config-6.1" in tree.where
+    assert tree.name == f"linux-{KERNEL_GOOD}" and tree.version.startswith("6.12.")
+    assert "Debian's config.amd64_none_amd64 of linux-config-6.12" in tree.where
     assert str(tree.root) in tool("git", "-C", str(kernel_repo), "worktree", "list")
     (obj,) = kbuild.build_objects(tree, ["arch/x86/lib/csum-partial_64.o"])
     names = sections(obj)
-    # 6.1's Debian kernel has no IBT: objtool runs on each object.
-    assert {"__mcount_loc", ".return_sites", ".orc_unwind"} <= names
+    # 6.12's Debian kernel has IBT: objtool runs on vmlinux.o, not on it.
+    assert "__mcount_loc" in names and ".return_sites" not in names
     assert "__fentry__" in tool("readelf", "-rW", str(obj))
     monkeypatch.setattr(kbuild, "make", lambda *a: pytest.fail("make called"))
-    assert kbuild.prepare_worktree(kernel_repo, TEST_TAG, "debian-6.1") == tree
+    assert kbuild.prepare_worktree(kernel_repo, KERNEL_GOOD, "debian-6.12") == tree
+    # Another name of the same commit finds the same entry, named as asked.
+    sha = tool("git", "-C", str(kernel_repo), "rev-parse", KERNEL_GOOD).strip()
+    again = kbuild.prepare_worktree(kernel_repo, f"{KERNEL_BROKEN}~1", "debian-6.12")
+    assert again.entry == tree.entry and again.name == "linux-broken-1"
+    assert f"at {KERNEL_BROKEN}~1 (commit {sha[:12]})" in again.where
 
 
 def test_a_bad_revision_or_config_is_refused(kernel_repo):
     with pytest.raises(UsageError, match="not a commit"):
         kbuild.prepare_worktree(kernel_repo, "no-such-tag")
     with pytest.raises(UsageError, match=r"allowed: auto, debian-6\.12"):
-        kbuild.prepare_worktree(kernel_repo, TEST_TAG, "tinyconfig")
+        kbuild.prepare_worktree(kernel_repo, KERNEL_GOOD, "tinyconfig")
 
 
-@pytest.fixture(scope="module")
-def clean_61(worktree_61) -> Path:
-    """The worktree's committed files, hard-linked: a tree never configured."""
-    folder = kbuild.kbuild_root().parent / "kbuild-test"
-    clean = folder / "clean-6.1"
-    with locked(folder / "clean.lock"):
-        if not (clean / "hotpath-ready").is_file():
-            shutil.rmtree(clean, ignore_errors=True)
-            files = tool("git", "-C", str(worktree_61.root), "ls-files", "-z").split("\0")
-            for name in filter(None, files):
-                (clean / name).parent.mkdir(parents=True, exist_ok=True)
-                os.link(worktree_61.root / name, clean / name)
-            (clean / "hotpath-ready").write_text("")
-    return clean
-
-
-def test_a_working_tree_is_built_out_of_place_and_never_written(clean_61, tmp_path):
-    before = {p: p.stat().st_mtime_ns for p in clean_61.rglob("*")}
-    tree = kbuild.prepare_working(clean_61, "defconfig", log=lambda line: None)
-    assert not tree.fixed and tree.out is not None and tree.root == clean_61
+def test_a_working_tree_is_built_out_of_place_and_never_written(clean_612, tmp_path):
+    before = {p: p.stat().st_mtime_ns for p in clean_612.rglob("*")}
+    tree = kbuild.prepare_working(clean_612, "defconfig", log=lambda line: None)
+    assert not tree.fixed and tree.out is not None and tree.root == clean_612
     (obj,) = kbuild.build_objects(tree, ["arch/x86/lib/csum-partial_64.o"])
     assert obj == tree.out / "arch/x86/lib/csum-partial_64.o" and obj.is_file()
     source = tmp_path / "glue.c"
     source.write_text(GLUE_C)
     glue = kbuild.build_glue(tree, source, "hp_glue_csum")
     assert "__x86_return_thunk" in tool("objdump", "-dr", str(glue))  # defconfig: no ftrace
-    after = {p: p.stat().st_mtime_ns for p in clean_61.rglob("*")}
+    after = {p: p.stat().st_mtime_ns for p in clean_612.rglob("*")}
     assert after == before
 
 
-def test_a_tree_configured_in_place_is_refused_for_o(worktree_61):
+def test_a_tree_configured_in_place_is_refused_for_o(kernel_good):
     with pytest.raises(UsageError, match="O="):
-        kbuild.prepare_working(worktree_61.root)
+        kbuild.prepare_working(kernel_good.root)
 
 
 def test_prune_forgets_a_removed_worktree_in_its_repository(tmp_path, monkeypatch):

@@ -1,27 +1,28 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The kernel's own code, built from real trees (hotpath.kernelsrc, c/kshim).
+"""The labs' real-kernel variants: trees prepared by their own Kbuild,
+their objects loaded by the runner (hotpath.kernelsrc, c/kload).
 
-Debian's linux-source-6.1 and 6.12 come from the cache the set-up filled
-(`hotpath kernels fetch`); the fixture trees are made here from their
-files (a git repository with a good and a broken revision, a working tree,
-trees of unknown layouts). Statuses and values only, never speed.
+Debian's linux-6.1 and linux-6.12 come from the cache the set-up filled
+(`hotpath kernels prepare`). A developer's tree is the test repository
+of linux-source-6.12 (conftest.kernel_repo, made once into the cache):
+its revisions `good` and `broken` each prepared in a git worktree of
+the cache, and a clean working tree of its files (conftest.clean_612)
+built with O=. What is refused before anything is built (a folder, a
+revision, a layout) is refused from small trees made here. Statuses and
+values only, never speed.
 """
 
 import json
-import os
-import shutil
 import subprocess
 import sys
-import tempfile
-import textwrap
 from pathlib import Path
 
 import pytest
 
+from conftest import KERNEL_BROKEN, KERNEL_GOOD, KERNEL_TEST_CACHE, write_tree
+from hotpath.debian import locked
 from hotpath.errors import UsageError
-from hotpath.kernelsrc import debian, layouts, timed_files, trees
-from hotpath.kernelsrc.build import KERNEL_CFLAGS, build, fitting
-from hotpath.tree import repo_root
+from hotpath.kernelsrc import kbuild, kbuilt, layouts, timed_files, trees
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
@@ -29,39 +30,26 @@ CSUM_PRIMITIVES = ("csum_partial", "csum_fold", "ip_fast_csum", "csum_ipv6_magic
                    "csum_partial_copy")  # fmt: skip
 
 
-def debian_entry(package: str) -> debian.Entry:
-    entries = debian.cached(package)
-    assert entries, (
-        f"{package} is not in {debian.package_dir(package)}: scripts/setup.sh fetches it "
-        "(hotpath kernels fetch)"
+def debian_tree(short: str) -> kbuild.PreparedTree:
+    have = kbuild.cached(short)
+    assert have, (
+        f"linux-{short} is not prepared in {kbuild.kbuild_root()}: scripts/setup.sh "
+        "prepares it (hotpath kernels prepare)"
     )
-    return entries[0]
-
-
-@pytest.fixture(scope="module")
-def debian_612() -> Path:
-    return debian_entry("linux-source-6.12").tree_dir
-
-
-@pytest.mark.parametrize("package", layouts.LINUX_SOURCE_PACKAGES)
-def test_the_shim_builds_every_supported_file_of_both_debian_trees(package, real_runner):
-    tree = debian_entry(package).tree()
-    assert tree.name == "linux-" + package.removeprefix("linux-source-")
-    # Both have the 5.17-and-later csum layout and the crc32c-intel driver.
-    fit = [c for lab in ("csum", "crc32c") for c in fitting(tree, lab)]
-    assert fit == [layouts.CSUM, layouts.CRC32C_INTEL]
-    for component in fit:
-        built = build(tree, component, repo_root(), real_runner)
-        symbols = subprocess.run(
-            ["nm", "-D", "--defined-only", str(built.shared)], capture_output=True, text=True
-        ).stdout
-        for entry in component.entries:
-            assert f" {entry.symbol}\n" in symbols, (component.name, entry.symbol)
+    return have[0][1]
 
 
 def run_json(cli, *args):
     res = cli(*args, "--rounds", "3", "--modes", "latency", "--json", "--no-store")
     return res, (res.json() if res.out.strip() else None)
+
+
+@pytest.mark.parametrize("short", kbuild.SHORTS)
+def test_both_debian_trees_have_the_csum_crc32c_and_avc_layouts(short):
+    tree = debian_tree(short)
+    assert tree.name == f"linux-{short}" and tree.version.startswith(f"{short}.")
+    fit = [c.layout for lab in ("csum", "crc32c", "avc") for c in kbuilt.fitting_kbuild(tree, lab)]
+    assert fit == [layouts.CSUM, layouts.CRC32C_INTEL, layouts.AVC]
 
 
 @pytest.mark.parametrize("primitive", CSUM_PRIMITIVES)
@@ -73,6 +61,7 @@ def test_the_gate_passes_the_debian_kernels_csum(cli, primitive):
         assert status[name]["status"] == "ok", status[name]
         assert "kernel" in status[name]["flags"]
         assert f"Linux {name.removeprefix('linux-')}." in status[name]["origin"]
+        assert "Kbuild objects loaded by hotpath" in status[name]["origin"]
 
 
 def test_the_gate_passes_the_debian_kernels_crc32c_and_each_path(cli):
@@ -87,7 +76,29 @@ def test_the_gate_passes_the_debian_kernels_crc32c_and_each_path(cli):
     origin = {v["name"]: v["origin"] for v in doc["variants"]}
     for name in names:  # Kbuild's objects, unpatched: 6.1's absolute jump-table load too
         assert "Kbuild objects loaded by hotpath" in origin[name], origin[name]
-        assert "shim patch" not in origin[name] and "mitigations off" in origin[name]
+        assert "mitigations off" in origin[name]
+
+
+def test_the_loader_mends_zeropad_past_a_page_end_through_the_gate(cli):
+    """csum_partial() reads a tail of 1 to 7 bytes with load_unaligned_zeropad():
+    one 8-byte load that, for a buffer whose last byte is a page's last,
+    runs into the next page, and the kernel's exception table (EX_TYPE_ZEROPAD)
+    mends the fault with zeros. The gate puts every length's last byte
+    against a guard page (c/bench/gate.c), so the Kbuild object passes only
+    if the loader's fixup (c/kload/extable.c) does what the kernel does."""
+    tree = debian_tree("6.12")
+    (obj,) = kbuild.build_objects(tree, ["arch/x86/lib/csum-partial_64.o"])
+    relocations = subprocess.run(
+        ["readelf", "-rW", str(obj)], capture_output=True, text=True, check=True
+    ).stdout
+    assert "'.rela__ex_table'" in relocations  # the zeropad load's entry
+    res, doc = run_json(
+        cli, "csum", "--primitive", "csum_partial", "--sizes", "3,13,4093",
+        "--variants", "linux-6.12",
+    )  # fmt: skip
+    assert res.status == 0, res.err
+    (variant,) = [v for v in doc["variants"] if v["name"] == "linux-6.12"]
+    assert variant["status"] == "ok", variant
 
 
 def test_csum_times_the_debian_kernels_by_default(cli):
@@ -107,66 +118,127 @@ def git(root: Path, *args: str) -> str:
     return done.stdout
 
 
-def copy_tree(source: Path, into: Path) -> Path:
-    """A tree of the csum lab's files (and the Makefile) copied from `source`."""
-    for path in ("Makefile", *timed_files("csum")):
-        (into / path).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy(source / path, into / path)
-    return into
-
-
-# A deliberate mistake in csum_partial(): the tail's shift a byte short, so
-# one byte past the length is summed (the kind of slip a review misses).
-BROKEN = ("unsigned int shift = (-len << 3) & 63;", "unsigned int shift = ((-len << 3) - 8) & 63;")
-
-
-@pytest.fixture
-def fixture_repo(tmp_path, debian_612) -> Path:
-    repo = copy_tree(debian_612, tmp_path / "linux")
-    git(repo, "init", "-q")
-    git(repo, "add", ".")
-    git(repo, "commit", "-qm", "good")
-    git(repo, "tag", "good")
-    source = repo / "arch/x86/lib/csum-partial_64.c"
-    text = source.read_text()
-    assert BROKEN[0] in text
-    source.write_text(text.replace(*BROKEN))
-    git(repo, "commit", "-qam", "broken")
-    git(repo, "tag", "broken")
-    return repo
-
-
-def test_two_revisions_side_by_side_the_broken_one_wrong_with_its_case(cli, fixture_repo):
+def test_two_revisions_built_in_worktrees_side_by_side_the_broken_one_wrong(cli, kernel_repo):
+    head = git(kernel_repo, "rev-parse", "HEAD")
     res, doc = run_json(
-        cli, "csum", "--kernel-tree", f"{fixture_repo}@good,broken", "--no-debian-kernels",
-        "--sizes", "40,64", "--variants", "linux-good,linux-broken",
+        cli, "csum", "--kernel-tree", f"{kernel_repo}@{KERNEL_GOOD},{KERNEL_BROKEN}",
+        "--no-debian-kernels", "--primitive", "csum_partial", "--sizes", "40,64",
+        "--variants", "linux-good,linux-broken",
     )  # fmt: skip
     assert res.status == 1, res.err  # a kernel tree's variant is WRONG
     by_name = {v["name"]: v for v in doc["variants"]}
-    assert by_name["linux-good"]["status"] == "ok"
-    broken = by_name["linux-broken"]
+    good, broken = by_name["linux-good"], by_name["linux-broken"]
+    assert good["status"] == "ok", good
     assert broken["status"] == "wrong"
     assert broken["failure"]["what"] == "mismatch" and broken["failure"]["len"] % 8
-    assert "at broken (commit" in broken["origin"] and "Linux 6.12." in broken["origin"]
+    for variant, rev in ((good, KERNEL_GOOD), (broken, KERNEL_BROKEN)):
+        origin = variant["origin"]
+        assert f"at {rev} (commit" in origin and "Linux 6.12." in origin, origin
+        assert "in a git worktree" in origin and "git describe" in origin
+        assert "Kbuild objects loaded by hotpath" in origin and "kernel" in variant["flags"]
     assert all(f["n"] == 0 for f in doc["figures"] if f["variant"] == "linux-broken")
+    assert any(f["n"] for f in doc["figures"] if f["variant"] == "linux-good")
+    assert git(kernel_repo, "rev-parse", "HEAD") == head  # the repository as it was
+    # Both mitigation modes of a revision: named +host, the mode in the origin.
+    res, doc = run_json(
+        cli, "csum", "--kernel-tree", f"{kernel_repo}@{KERNEL_GOOD}", "--no-debian-kernels",
+        "--primitive", "csum_partial", "--sizes", "40", "--mitigations", "off,host",
+        "--variants", "linux-good,linux-good+host",
+    )  # fmt: skip
+    assert res.status == 0, res.err
+    origin = {v["name"]: v["origin"] for v in doc["variants"] if v["status"] == "ok"}
+    assert "mitigations off" in origin["linux-good"]
+    assert "mitigations host" in origin["linux-good+host"]
 
 
-def test_a_working_tree_is_named_after_head_and_dirty(cli, fixture_repo, tmp_path):
-    git(fixture_repo, "checkout", "-q", "good")
-    tree = trees.working_tree(fixture_repo, timed_files("csum"))
-    assert tree.name == "linux-HEAD" and "as committed" in tree.where
-    (fixture_repo / "arch/x86/lib/csum-partial_64.c").write_text("/* edited */\n")
-    assert trees.working_tree(fixture_repo, timed_files("csum")).name == "linux-HEAD+dirty"
-    plain = copy_tree(fixture_repo, tmp_path / "plain")
-    tree = trees.working_tree(plain, ())
-    assert tree.name.startswith("linux-6.12.") and "not a git checkout" in tree.where
+def test_a_working_tree_is_built_with_o_and_timed(cli, clean_612):
+    version = trees.makefile_version((clean_612 / "Makefile").read_text(), "t")
+    name = f"linux-{version}"  # not a git checkout: named after its Makefile's version
+    res, doc = run_json(
+        cli, "csum", "--kernel-tree", str(clean_612), "--kernel-config", "defconfig",
+        "--no-debian-kernels", "--primitive", "csum_partial", "--sizes", "40",
+        "--variants", name,
+    )  # fmt: skip
+    assert res.status == 0, res.err
+    (variant,) = [v for v in doc["variants"] if v["name"] == name]
+    assert variant["status"] == "ok", variant
+    origin = variant["origin"]
+    assert "working tree as it is, make defconfig, built in" in origin, origin
+    assert "not a git checkout" in origin and "Kbuild objects loaded by hotpath" in origin
+
+
+@pytest.fixture(scope="module")
+def clean_broken(clean_612) -> Path:
+    """A second clean tree of `good`'s files whose csum-partial_64.c does not
+    compile (its own file: the others are hard links)."""
+    broken = KERNEL_TEST_CACHE / "clean-6.12-unbuildable"
+    with locked(KERNEL_TEST_CACHE / "clean-unbuildable.lock"):
+        if not (broken / "hotpath-ready").is_file():
+            subprocess.run(["rm", "-rf", str(broken)], check=True)
+            subprocess.run(["cp", "-al", str(clean_612), str(broken)], check=True)
+            (broken / "hotpath-ready").unlink()
+            source = broken / "arch/x86/lib/csum-partial_64.c"
+            text = source.read_text()
+            source.unlink()  # a file of its own, not the worktree's
+            source.write_text(text.replace("return csum_finalize_sum(", "return csum_finalize(", 1))
+            (broken / "hotpath-ready").write_text("")
+    return broken
+
+
+def test_a_tree_that_does_not_compile_is_refused_with_the_command_and_first_error(
+    cli, clean_broken
+):
+    res = cli(
+        "csum", "--kernel-tree", str(clean_broken), "--kernel-config", "defconfig",
+        "--no-debian-kernels", "--primitive", "csum_partial", "--rounds", "3",
+    )  # fmt: skip
+    assert res.status == 2, (res.out, res.err)
+    assert "Traceback" not in res.err
+    said = next(line for line in res.err.splitlines() if "cannot be built or loaded" in line)
+    assert f"--kernel-tree '{clean_broken}'" in said
+    assert "make -C" in said and "arch/x86/lib/csum-partial_64.o" in said
+    assert "csum-partial_64.c:" in said and "error:" in said and "csum_finalize" in said
+    tree = kbuild.prepare_working(clean_broken, "defconfig")  # prepared, and kept
+    assert not (tree.objtree / "arch/x86/lib/csum-partial_64.o").exists()
+
+
+def test_a_tree_that_cannot_be_prepared_is_refused_and_leaves_no_entry(cli, tmp_path):
+    root = write_tree(tmp_path / "tree", {"Makefile": MAKEFILE, "Kconfig": ""})
+    for path in layouts.CSUM.files:  # the layout is there; Kbuild is not
+        (root / path).parent.mkdir(parents=True, exist_ok=True)
+        (root / path).write_text("".join(s for f, s in layouts.CSUM.symbols if f == path))
+    before = {p for p in kbuild.kbuild_root().glob("out/*") if p.is_dir()}
+    res = cli("csum", "--kernel-tree", str(root), "--kernel-config", "defconfig",
+              "--no-debian-kernels", "--rounds", "3")  # fmt: skip
+    assert res.status == 2, (res.out, res.err)
+    assert f"--kernel-tree '{root}': linux-6.18.0-rc1 cannot be prepared" in res.err
+    assert "defconfig failed" in res.err and "No rule to make target" in res.err
+    assert {p for p in kbuild.kbuild_root().glob("out/*") if p.is_dir()} == before
+
+
+def test_a_working_tree_is_named_after_head_and_dirty(tmp_path):
+    repo = write_tree(tmp_path / "linux", {"Makefile": MAKEFILE, **dict.fromkeys(
+        timed_files("csum"), "/* */\n")})  # fmt: skip
+    git(repo, "init", "-q")
+    git(repo, "add", ".")
+    git(repo, "commit", "-qm", "one")
+    (tree,) = trees.parse_kernel_tree(str(repo), timed_files("csum"))
+    assert tree.name == "linux-HEAD" and tree.rev is None
+    assert "as committed" in tree.said and "git describe" in tree.said
+    (repo / "arch/x86/lib/csum-partial_64.c").write_text("/* edited */\n")
+    (tree,) = trees.parse_kernel_tree(str(repo), timed_files("csum"))
+    assert tree.name == "linux-HEAD+dirty" and "uncommitted changes" in tree.said
+    git(repo, "commit", "-qam", "two")
+    revs = trees.parse_kernel_tree(f"{repo}@HEAD~1,HEAD", ())
+    assert [t.name for t in revs] == ["linux-HEAD-1", "linux-HEAD"]
+    assert revs[0].read("arch/x86/lib/csum-partial_64.c") == b"/* */\n"
+    plain = write_tree(tmp_path / "plain", {"Makefile": MAKEFILE})
+    (tree,) = trees.parse_kernel_tree(str(plain), ())
+    assert tree.name == "linux-6.18.0-rc1" and tree.said == "not a git checkout"
 
 
 def refused(cli, tmp_path, files: dict[str, str], lab="csum", spec=None) -> str:
-    root = Path(tempfile.mkdtemp(dir=tmp_path))
-    for path, text in files.items():
-        (root / path).parent.mkdir(parents=True, exist_ok=True)
-        (root / path).write_text(text)
+    root = write_tree(tmp_path / f"tree-{len(list(tmp_path.iterdir()))}", files)
     res = cli(lab, "--kernel-tree", spec or str(root), "--no-debian-kernels", "--rounds", "3")
     assert res.status == 2, (res.out, res.err)
     assert "Traceback" not in res.err
@@ -178,30 +250,53 @@ MAKEFILE = "VERSION = 6\nPATCHLEVEL = 18\nSUBLEVEL = 0\nEXTRAVERSION = -rc1\n"
 
 def test_an_unknown_layout_is_refused_naming_what_is_missing(cli, tmp_path):
     err = refused(cli, tmp_path, {"Makefile": MAKEFILE})
-    assert "arch/x86/lib/csum-partial_64.c" in err
+    assert "no arch/x86/lib/csum-partial_64.c" in err and "linux-6.18.0-rc1" in err
+    # The CRC library of 6.14 and later: no Kbuild component yet.
     err = refused(cli, tmp_path, {"Makefile": MAKEFILE, "lib/crc/x86/crc32.h": ""}, "crc32c")
-    assert "no arch/x86/crypto/crc32c-" in err and "lib/crc/x86" in err
+    assert "no arch/x86/crypto/crc32c-" in err and "crc32c-intel layout" in err
     err = refused(cli, tmp_path, {"README": "no kernel here\n"})
     assert "Makefile" in err
 
 
-def test_a_file_without_the_symbol_is_refused_naming_it(cli, tmp_path, debian_612):
-    root = copy_tree(debian_612, tmp_path / "tree")
-    path = root / "arch/x86/include/asm/checksum_64.h"
-    path.write_text(path.read_text().replace("csum_fold(", "csum_fold_renamed("))
-    err = refused(cli, tmp_path, {}, spec=str(root))
+def test_a_file_without_the_symbol_is_refused_naming_it(cli, tmp_path):
+    source = debian_tree("6.12").root
+    files = {path: (source / path).read_text() for path in ("Makefile", *timed_files("csum"))}
+    path = "arch/x86/include/asm/checksum_64.h"
+    files[path] = files[path].replace("csum_fold(", "csum_fold_renamed(")
+    err = refused(cli, tmp_path, files)
     assert "checksum_64.h has no csum_fold" in err
 
 
-def test_bad_kernel_tree_arguments_are_refused(cli, tmp_path, fixture_repo):
+def test_bad_kernel_tree_arguments_are_refused(cli, tmp_path, kernel_repo):
     for spec, words in (
         (str(tmp_path / "nowhere"), "no such folder"),
-        (f"{fixture_repo}@no-such-rev", "not a commit"),
-        (f"{fixture_repo}@good,", "empty revision"),
+        (f"{kernel_repo}@no-such-rev", "not a commit"),
+        (f"{kernel_repo}@{KERNEL_GOOD},", "empty revision"),
         (f"{tmp_path}@HEAD", "not the top of a git checkout"),
     ):
         res = cli("csum", "--kernel-tree", spec, "--no-debian-kernels")
         assert res.status == 2 and words in res.err, (spec, res.err)
+    spec = f"{kernel_repo}@{KERNEL_GOOD}"
+    res = cli("csum", "--kernel-tree", spec, "--kernel-tree", spec, "--no-debian-kernels")
+    assert res.status == 2 and "two kernels named 'linux-good'" in res.err, res.err
+
+
+def test_bad_kernel_config_values_are_refused(cli, tmp_path):
+    for value, words in (("tinyconfig", "no such choice or file"), (str(tmp_path), "not a file")):
+        res = cli("csum", "--kernel-config", value, "--no-debian-kernels")
+        assert res.status == 2, res.err
+        assert f"'{value}': {words}" in res.err
+        assert "allowed: auto, debian-6.12, debian-6.1, defconfig, or a kernel config file" in (
+            " ".join(res.err.split())
+        )
+    with pytest.raises(UsageError, match="tinyconfig"):
+        kbuild.check_config("tinyconfig")
+
+
+def test_the_help_says_that_building_a_tree_runs_its_code(cli):
+    res = cli("csum", "--help")
+    text = " ".join(res.out.split())
+    assert text.count("Building a tree runs its code") == 2, text
 
 
 def test_without_network_and_cache_the_run_says_so_once_and_goes_on(cli, tmp_path, monkeypatch):
@@ -222,53 +317,6 @@ def test_without_network_and_cache_the_run_says_so_once_and_goes_on(cli, tmp_pat
     assert [v["name"] for v in doc["variants"]] == ["kernel-2024"]
 
 
-ZEROPAD_PROBE = textwrap.dedent(
-    r"""
-    #include <dlfcn.h>
-    #include <stdio.h>
-    #include <string.h>
-    #include <sys/mman.h>
-    #include <unistd.h>
-
-    int main(int argc, char **argv)
-    {
-        long page = sysconf(_SC_PAGESIZE);
-        unsigned char *map = mmap(0, 2 * page, PROT_READ | PROT_WRITE,
-                                  MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-        void *so = dlopen(argv[1], RTLD_NOW);
-        unsigned long (*zeropad)(const void *);
-
-        if (!so || map == MAP_FAILED) {
-            fprintf(stderr, "%s\n", dlerror());
-            return 3;
-        }
-        zeropad = (unsigned long (*)(const void *))dlsym(so, "hp_kshim_zeropad");
-        mprotect(map + page, page, PROT_NONE);    /* the guard page */
-        memset(map, 0xee, page);
-        memcpy(map + page - 3, "abc", 3);
-        printf("%lx\n", zeropad(map + page - 3)); /* past the page: zeros */
-        printf("%lx\n", zeropad(map + page - 8));  /* whole: no fault */
-        fflush(stdout);
-        zeropad(map + page);                      /* in the guard: a crash */
-        return 0;
-    }
-    """
-)
-
-
-def test_load_unaligned_zeropad_reads_zeros_past_a_page_end(tmp_path, real_runner, debian_612):
-    tree = debian_entry("linux-source-6.12").tree()
-    built = build(tree, layouts.CSUM, repo_root(), real_runner)
-    probe = tmp_path / "probe"
-    (tmp_path / "probe.c").write_text(ZEROPAD_PROBE)
-    subprocess.run(["cc", "-O1", "-o", str(probe), str(tmp_path / "probe.c"), "-ldl"], check=True)
-    done = subprocess.run([str(probe), str(built.shared)], capture_output=True, text=True)
-    lines = done.stdout.split()
-    assert lines[0] == "636261"  # "abc", then the kernel's fixup's zeros
-    assert lines[1] == "636261eeeeeeeeee"  # 8 bytes of the page, no fault
-    assert done.returncode == -11, done  # a fault no exception entry covers: SIGSEGV
-
-
 def test_makefile_versions_and_their_order():
     assert trees.makefile_version(MAKEFILE, "t") == "6.18.0-rc1"
     keys = [trees.version_key(v) for v in ("6.1.192", "6.12.117", "6.18.0-rc1", "6.18.0")]
@@ -277,93 +325,24 @@ def test_makefile_versions_and_their_order():
         trees.makefile_version("all:\n", "t")
 
 
-def test_kernels_command_lists_the_cache_and_each_labs_variants(cli):
+def test_kernels_command_lists_the_prepared_trees_and_each_labs_variants(cli, tmp_path):
     res = cli("kernels")
     assert res.status == 0, res.err
     assert "linux-6.12:pcl (crc32c)" in res.out and "linux-6.1 (csum_partial)" in res.out
+    assert "linux-6.12 (avc_lookup)" in res.out
+    assert str(debian_tree("6.12").root) in res.out
+    # A tree of the user's, checked and not built: what it lacks.
+    root = write_tree(tmp_path / "tree", {"Makefile": MAKEFILE})
+    res = cli("kernels", "--kernel-tree", str(root))
+    assert res.status == 0, res.err
+    assert "linux-6.18.0-rc1: Linux 6.18.0-rc1" in res.out
+    assert "csum: not built: no csum layout: no arch/x86/lib/csum-partial_64.c" in res.out
+    assert cli("kernels", "fetch").status == 2  # gone: `hotpath kernels prepare`
 
 
-def test_a_debian_entry_records_the_files_it_kept():
-    entry = debian_entry("linux-source-6.12")
-    facts = json.loads((entry.root / "READY").read_text())
-    assert set(facts["wanted"]) == set(layouts.SOURCE_FILES)
-    # What each tree has of them: neither has lib/crc (Linux 6.17 and later).
-    have = set(layouts.SOURCE_FILES) - set(layouts.CRC32C_LIB.files())
-    assert set(facts["files"]) == have
-    assert facts["version"] == entry.version and "seconds" in facts
-
-
-SHIM_PROBE = textwrap.dedent(
-    r"""
-    #include <linux/jump_label.h>
-    #include <linux/static_call.h>
-    #include <asm/cpufeatures.h>
-
-    int printf(const char *format, ...);
-
-    static DEFINE_STATIC_KEY_FALSE(have_thing);
-    static int one(int x) { return x + 1; }
-    static int two(int x) { return x + 2; }
-    DEFINE_STATIC_CALL(add, one);
-
-    int main(void)
-    {
-        int before = static_branch_likely(&have_thing) ? 1 : 0;
-
-        if (boot_cpu_has(X86_FEATURE_XMM4_2))
-            static_branch_enable(&have_thing);
-        printf("key %d %d\n", before, static_branch_likely(&have_thing) ? 1 : 0);
-        printf("call %d", static_call(add)(40));
-        static_call_update(add, two);
-        printf(" %d\n", static_call(add)(40));
-        printf("enabled %d %d\n", IS_ENABLED(CONFIG_X86_64), IS_ENABLED(CONFIG_X86_32));
-        printf("prefer_ymm %d\n", boot_cpu_has(X86_FEATURE_PREFER_YMM));
-        return 0;
-    }
-    """
-)
-
-
-def test_static_keys_and_calls_resolve_as_the_kernel_resolves_them(tmp_path, real_runner):
-    """The shim's static keys, static calls and Kconfig tests, in a program
-    built with the kernel's flags and -nostdinc; the key follows the CPU
-    (HOTPATH_CPU_HIDE hides SSE4.2 from it as from the kernel's code)."""
-    repo = repo_root()
-    (tmp_path / "probe.c").write_text(SHIM_PROBE)
-    include = subprocess.run(
-        ["cc", "-print-file-name=include"], capture_output=True, text=True
-    ).stdout.strip()
-    kshim = repo / "c" / "kshim"
-    flags = [*KERNEL_CFLAGS, "-isystem", include, "-I", str(kshim / "include")]
-    flags += ["-I", str(repo / "c" / "include"), "-include", str(kshim / "include" / "kshim.h")]
-    subprocess.run(["cc", *flags, "-c", str(tmp_path / "probe.c"), "-o", str(tmp_path / "p.o")],
-                   check=True)  # fmt: skip
-    subprocess.run(
-        ["cc", "-O2", "-I", str(repo / "c" / "include"), "-o", str(tmp_path / "probe"),
-         str(tmp_path / "p.o"), str(kshim / "runtime" / "cpu.c"), f"-L{real_runner}",
-         "-lhotpath", f"-Wl,-rpath,{real_runner}"],
-        check=True,
-    )  # fmt: skip
-    out = subprocess.run([str(tmp_path / "probe")], capture_output=True, text=True, check=True)
-    lines = out.stdout.splitlines()
-    assert lines[0] == "key 0 1" and lines[1] == "call 41 42" and lines[2] == "enabled 1 0"
-    # The kernel's zmm_exclusion_list (arch/x86/kernel/cpu/intel.c), read here from cpuinfo.
-    cpu = dict(
-        line.split(":", 1)
-        for line in Path("/proc/cpuinfo").read_text().split("\n\n")[0].splitlines()
-    )
-    field = {k.strip(): v.strip() for k, v in cpu.items()}
-    excluded = (
-        field["vendor_id"] == "GenuineIntel"
-        and field["cpu family"] == "6"
-        and int(field["model"]) in {0x55, 0x6A, 0x6C, 0x7E, 0x7D, 0x9D, 0x8C, 0x8D}
-    )
-    assert lines[3] == f"prefer_ymm {int(excluded)}"
-    hidden = subprocess.run(
-        [str(tmp_path / "probe")],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "HOTPATH_CPU_HIDE": "sse4.2"},
-    )
-    assert hidden.stdout.splitlines()[0] == "key 0 0"
+def test_a_prepared_tree_records_how_it_was_made():
+    tree = debian_tree("6.12")
+    facts = json.loads((tree.entry / "READY").read_text())
+    assert facts["kind"] == "debian" and facts["kernelrelease"] == tree.version
+    assert facts["packages"]["linux-source-6.12"] == facts["debian_version"]
+    assert "total" in facts["seconds"] and tree.root.is_dir()

@@ -105,7 +105,8 @@ def test_csum_objects_load_with_every_fentry_a_nop_and_every_return_a_ret(
 ):
     tree = kbuild.prepare_debian(short, log=lambda line: None)
     component = kbuilt.kbuild_components("csum")[0]
-    loaded = kbuilt.load_component(tree, component, kload.mitigations("off"), repo_root(), build_dir)
+    off = kload.mitigations("off")
+    loaded = kbuilt.load_component(tree, component, off, repo_root(), build_dir)
     objects = [
         Path(line.split(" ", 1)[1])
         for line in loaded.spec.read_text().splitlines()

@@ -5,16 +5,15 @@
  * ip_fast_csum(): the tree's arch/x86/include/asm/checksum_64.h) or whose
  * signature differs from the primitive's (csum_partial_copy_nocheck()
  * takes no seed since Linux 5.10). csum_partial() and csum_ipv6_magic()
- * need none: the runner calls the tree's own functions. Built with the
- * kernel's flags, beside the tree's files (python/hotpath/kernelsrc).
+ * need none: the runner calls the tree's own functions. Built by the
+ * tree's Kbuild as an external module's object, beside the tree's own
+ * objects (python/hotpath/kernelsrc/kbuilt.py), and loaded with them.
  */
 #include <asm/checksum.h>
-#include <asm/word-at-a-time.h>
 
 __sum16 hp_kshim_csum_fold(__wsum sum);
 __sum16 hp_kshim_ip_fast_csum(const void *iph, unsigned int ihl);
 __wsum hp_kshim_csum_copy(const void *src, void *dst, int len, __wsum sum);
-unsigned long hp_kshim_zeropad(const void *addr);
 
 __sum16 hp_kshim_csum_fold(__wsum sum)
 {
@@ -24,13 +23,6 @@ __sum16 hp_kshim_csum_fold(__wsum sum)
 __sum16 hp_kshim_ip_fast_csum(const void *iph, unsigned int ihl)
 {
 	return ip_fast_csum(iph, ihl);
-}
-
-/* The tree's load_unaligned_zeropad() itself, for the shim's own test
- * (tests/py/test_kernel_source.py): past a page's end it reads zeros. */
-unsigned long hp_kshim_zeropad(const void *addr)
-{
-	return load_unaligned_zeropad(addr);
 }
 
 /* The seed added as the kernel's callers add theirs (csum_block_add()

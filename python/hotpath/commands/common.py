@@ -24,6 +24,7 @@ from hotpath.db.access import check_db_path, db_path, storing
 from hotpath.db.location import location_type
 from hotpath.destination import check_folder, reason
 from hotpath.errors import HotpathError, StoreError, UsageError
+from hotpath.kernelsrc import kbuild
 from hotpath.labs import Lab
 from hotpath.plots import plot_run
 from hotpath.render import markdown, text
@@ -146,9 +147,23 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
         action="append",
         default=[],
         metavar="DIR[@REV,...]",
-        help="time this kernel tree's own code beside the rest, repeatable: DIR as its files "
-        "are (linux-HEAD, linux-HEAD+dirty), DIR@REV[,REV...] as each git revision has them "
-        "(linux-REV, read with git show, no checkout); docs/kernel-source.md",
+        help="time this kernel tree's own code beside the rest, built by the tree's own "
+        "Kbuild, repeatable: DIR as its files are (linux-HEAD, linux-HEAD+dirty; a clean tree, "
+        "built with O= into the cache), DIR@REV[,REV...] as each git revision has them "
+        "(linux-REV, each in a git worktree of the cache, never your checkout); about a "
+        "minute per tree the first time. Building a tree runs its code: its Makefiles, "
+        "scripts and compiler plugins run as this user; docs/kernel-source.md",
+    )
+    parser.add_argument(
+        "--kernel-config",
+        default="auto",
+        type=_kernel_config,
+        metavar="FILE|debian-6.12|debian-6.1|defconfig",
+        help="the config a --kernel-tree is built with (BTF and module signing then switched "
+        "off): a config file, Debian's config.amd64_none_amd64 of 6.12 or 6.1, or `make "
+        "defconfig`'s (default: auto, the tree's own .config if it has one, else debian-6.12). "
+        "Building a tree runs its code: its Makefiles, scripts and compiler plugins run as "
+        "this user",
     )
     parser.add_argument(
         "--debian-kernels",
@@ -169,6 +184,14 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _kernel_config(value: str) -> str:
+    """--kernel-config's value, checked (exit 2 naming it and what is allowed)."""
+    try:
+        return kbuild.check_config(value)
+    except UsageError as err:
+        raise argparse.ArgumentTypeError(str(err).removeprefix("--kernel-config ")) from err
+
+
 def real_kernels(args: argparse.Namespace, lab: Lab, runner: Runner) -> kernelsrc.KernelSet:
     """The real kernels' variants a lab command times (none for a lab without)."""
     if not kernelsrc.timed_files(lab.name):
@@ -180,4 +203,5 @@ def real_kernels(args: argparse.Namespace, lab: Lab, runner: Runner) -> kernelsr
         repo_root(),
         runner.build,
         mitigations=args.mitigations,
+        config=args.kernel_config,
     )

@@ -1,94 +1,86 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""`hotpath kernels [fetch|prepare|prune]`: the real kernel sources the labs time.
+"""`hotpath kernels [prepare|prune]`: the real kernel trees the labs time.
 
-`hotpath kernels` lists Debian's linux-source packages in the cache (the
-version, the files kept, the variants each lab gets from them) and any
---kernel-tree given, each checked against the layouts the shim knows;
-`hotpath kernels fetch` downloads the packages apt offers now (the
-set-up runs it). `hotpath kernels prepare` makes Debian's whole trees
-ready for their own Kbuild (hotpath.kernelsrc.kbuild: under a minute
-each the first time, 1.7 GB each); `hotpath kernels prune` removes the
-prepared trees that are not current. Exit status: 0; 1 when a package
-could not be fetched or a tree prepared; 2 for a tree the shim cannot place.
+`hotpath kernels` lists the trees prepared by their own Kbuild in the
+cache (Debian's linux-6.1 and linux-6.12, and the developer trees that
+--kernel-tree prepared: git worktrees, O= folders), and the variants
+each lab gets from each; with --kernel-tree, also those trees' files
+checked against the labs' layouts (nothing is built). `hotpath kernels
+prepare` makes Debian's whole trees ready for their own Kbuild
+(hotpath.kernelsrc.kbuild: about 35 s each the first time, 1.5 to 1.7
+GB each; the set-up runs it); `hotpath kernels prune` removes the
+prepared trees that are not current. Exit status: 0; 1 when a tree
+could not be prepared; 2 for a --kernel-tree that cannot be placed.
 """
 
 import argparse
 import shutil
 import time
 
-from hotpath.debian import candidate_version
 from hotpath.errors import HotpathError, UsageError
-from hotpath.kernelsrc import debian, kbuild
-from hotpath.kernelsrc.build import fitting
-from hotpath.kernelsrc.layouts import COMPONENTS, LINUX_SOURCE_PACKAGES
-from hotpath.kernelsrc.trees import KernelTree, parse_kernel_tree
+from hotpath.kernelsrc import kbuild
+from hotpath.kernelsrc.kbuilt import (
+    KBUILD_COMPONENTS,
+    Reader,
+    fitting,
+    folder_reader,
+)
+from hotpath.kernelsrc.trees import parse_kernel_tree
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "kernels",
-        help="the real kernel sources the labs time (Debian's linux-source, your trees)",
-        description="List the kernel sources whose own code the csum and crc32c labs build "
-        "and time (linux-6.1, linux-6.12, --kernel-tree), or fetch Debian's into the cache; "
-        "prepare Debian's whole trees for their own Kbuild, or prune those not current.",
+        help="the real kernel trees the labs time (Debian's linux-source, your trees)",
+        description="List the kernel trees prepared by their own Kbuild whose code the csum, "
+        "crc32c and avc labs time (linux-6.1, linux-6.12, --kernel-tree) and what each lab "
+        "gets from each; prepare Debian's trees (the set-up does), or prune those not current.",
     )
-    parser.add_argument(
-        "action", nargs="?", choices=("list", "fetch", "prepare", "prune"), default="list"
-    )
+    parser.add_argument("action", nargs="?", choices=("list", "prepare", "prune"), default="list")
     parser.add_argument(
         "--kernel-tree",
         action="append",
         default=[],
         metavar="DIR[@REV,...]",
-        help="also check this tree (or its revisions) against the layouts the shim knows",
+        help="also check this tree's files (or its revisions') against the labs' layouts; "
+        "nothing is built",
     )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.action == "fetch":
-        return fetch()
     if args.action == "prepare":
         return prepare()
     if args.action == "prune":
         return prune()
-    trees: list[KernelTree] = []
-    for spec in args.kernel_tree:
-        trees += parse_kernel_tree(spec, ())
-    for package in LINUX_SOURCE_PACKAGES:
-        entries = debian.cached(package)
-        if not entries:
-            print(f"{package}: not in {debian.package_dir(package)}: hotpath kernels fetch")
-        for entry in entries:
-            print(f"{package} {entry.version}: {entry.tree_dir}")
-            trees.append(entry.tree())
+    mine = [tree for spec in args.kernel_tree for tree in parse_kernel_tree(spec, ())]
+    trees = kbuild.prepared()
+    print(f"Kbuild trees prepared in {kbuild.kbuild_root()}:")
+    for short in kbuild.SHORTS:
+        if not kbuild.cached(short):
+            print(f"linux-{short}: not prepared (hotpath kernels prepare)")
     for tree in trees:
-        print(f"\n{tree.name}: Linux {tree.version}, {tree.where}")
-        for lab in dict.fromkeys(c.lab for c in COMPONENTS):
-            try:
-                components = fitting(tree, lab)
-            except UsageError as err:
-                print(f"  {lab}: not built: {err}")
-                continue
-            names = ", ".join(
-                f"{tree.name}{e.suffix} ({e.primitive})" for c in components for e in c.entries
-            )
-            print(f"  {lab} ({', '.join(c.name for c in components)}): {names}")
+        print(f"\n{tree.name}: Linux {tree.version}, {tree.where}\n  {tree.root}")
+        _labs(tree.name, folder_reader(tree.root), f"{tree.name} ({tree.where})")
+    for user in mine:
+        print(f"\n{user.name}: Linux {user.version}, {user.spec} ({user.said}), not built here")
+        _labs(user.name, user.read, f"{user.name} ({user.spec})")
+    print("\nEach variant is also timed as NAME+host with --mitigations host (or off,host).")
     return 0
 
 
-def fetch() -> int:
-    status = 0
-    for package in LINUX_SOURCE_PACKAGES:
-        entry, how = debian.locate(package, allow_fetch=True)
-        if entry is None or entry.version != candidate_version(package):
-            print(f"{package}: {how}")
-            status = 1
-        else:
-            print(
-                f"{package} {entry.version}: {how}, {len(entry.files())} files in {entry.tree_dir}"
-            )
-    return status
+def _labs(name: str, read: Reader, what: str) -> None:
+    """What each lab gets from a tree: its variants, or what the tree lacks."""
+    for lab in dict.fromkeys(c.layout.lab for c in KBUILD_COMPONENTS):
+        try:
+            components = fitting(read, lab, what)
+        except UsageError as err:
+            print(f"  {lab}: not built: {str(err).removeprefix(what + ': ')}")
+            continue
+        names = ", ".join(
+            f"{name}{e.suffix} ({e.primitive})" for c in components for e in c.layout.entries
+        )
+        print(f"  {lab} ({', '.join(c.layout.name for c in components)}): {names}")
 
 
 def prepare() -> int:

@@ -10,48 +10,46 @@ tree), `linux-HEAD+dirty` (its working files). A path of the kernel's
 that its dispatch chooses among is a variant of its own beside the
 dispatch: `linux-6.12:pcl`.
 
-Debian's trees are prepared by their own Kbuild (kbuild.py) and their
-objects loaded into the runner as the kernel loads a module and patched
-as the kernel patches itself on this CPU (kbuilt.py, kload.py, c/kload),
-with `--mitigations off` (the default) or `host`; a `host` variant is
-named with `+host`. A developer's tree is still built with hotpath's
-kernel shim (c/kshim: the headers, macros and runtime the files need in
-user space; build.py), until trees of every layout are prepared by Kbuild.
+Every tree is prepared by its own Kbuild (kbuild.py: Debian's from the
+set-up's cache, a developer's revisions in git worktrees of the cache,
+a working tree with O=; the config: --kernel-config) and its objects
+loaded into the runner as the kernel loads a module and patched as the
+kernel patches itself on this CPU (kbuilt.py, kload.py, c/kload), with
+`--mitigations off` (the default) or `host`; a `host` variant is named
+with `+host`. Building a tree runs its code (its Makefiles, scripts and
+compiler plugins) as the user who runs hotpath.
 
 They pass the correctness gate like every variant; they are flagged
 "kernel" (HP_V_KERNEL) so the reports know real code from a
 re-implementation. docs/kernel-source.md has the whole story.
 
-- trees: where source comes from (Debian, a folder, git revisions)
+- trees: a developer's tree as --kernel-tree names it, checked and named
 - kbuild: whole trees prepared by their own build, objects from Kbuild
 - kbuilt, kload: the Kbuild components, the loader's spec, mitigations
-- debian: the linux-source files the shim builds, in the cache
-- layouts: which files, which symbols, which variants
-- build: the shim's staging, compiler and cache of built objects
+- layouts: which files and symbols a tree must have, which variants
 """
 
 import sys
 from collections.abc import Callable, Iterable
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import kbuild, kload
-from hotpath.kernelsrc.build import Built, build, fitting
 from hotpath.kernelsrc.kbuilt import (
     KbuildComponent,
+    fitting,
     fitting_kbuild,
     kbuild_components,
     load_component,
 )
-from hotpath.kernelsrc.layouts import Component, Entry, components_for
-from hotpath.kernelsrc.trees import KernelTree, parse_kernel_tree, version_key
+from hotpath.kernelsrc.layouts import Entry
+from hotpath.kernelsrc.trees import UserTree, parse_kernel_tree, version_key
 
 __all__ = [
     "KernelSet",
-    "KernelTree",
     "KernelVariant",
+    "UserTree",
     "lab_kernels",
     "timed_files",
     "version_key",
@@ -106,23 +104,8 @@ class KernelSet:
 
 
 def timed_files(lab: str) -> tuple[str, ...]:
-    layouts = [*components_for(lab), *(k.layout for k in kbuild_components(lab))]
-    return tuple(dict.fromkeys(f for c in layouts for f in c.files()))
-
-
-def _variants(built: Built) -> list[KernelVariant]:
-    tree = built.tree
-    patched = f"; shim patch: {'; '.join(built.patched)}" if built.patched else ""
-    return [
-        KernelVariant(
-            name=tree.name + entry.suffix,
-            entry=entry,
-            shared=built.shared,
-            origin=f"{entry.where}, Linux {tree.version}: {tree.where}; kernel shim "
-            f"v{built.shim}{patched}",
-        )
-        for entry in built.component.entries
-    ]
+    """The tree files whose code the lab times (none: no kernel variants)."""
+    return tuple(dict.fromkeys(f for k in kbuild_components(lab) for f in k.layout.files))
 
 
 def _kbuild_variants(
@@ -175,17 +158,45 @@ def _debian_kernels(
     return names
 
 
-def _build_all(
-    pairs: list[tuple[KernelTree, Component]], repo: Path, runner_build: Path
-) -> list[Built | BaseException]:
-    def one(pair: tuple[KernelTree, Component]) -> Built | BaseException:
-        try:
-            return build(pair[0], pair[1], repo, runner_build)
-        except (UsageError, HotpathError, OSError) as err:
-            return err
+def _user_variants(
+    mine: UserTree,
+    components: list[KbuildComponent],
+    lab: str,
+    modes: list[str],
+    config: str,
+    repo: Path,
+    runner_build: Path,
+    log: Log,
+) -> list[KernelVariant]:
+    """A tree the user named prepared, built and loaded, each component in
+    each mode; UsageError (exit 2) naming the tree and why it cannot be."""
+    said = f"--kernel-tree '{mine.spec}': {mine.name}"
+    try:
+        tree = mine.prepare(config, log)
+    except UsageError:
+        raise
+    except (HotpathError, OSError) as err:
+        raise UsageError(f"{said} cannot be prepared by its Kbuild: {err}") from err
+    variants = []
+    for component in components:
+        for mode in modes:
+            try:
+                variants += _kbuild_variants(
+                    tree, component, kload.mitigations(mode), repo, runner_build
+                )
+            except (HotpathError, OSError) as err:
+                what = f"{said} ({component.layout.name} for the {lab} lab, mitigations {mode})"
+                raise UsageError(f"{what} cannot be built or loaded: {err}") from err
+    return variants
 
-    with ThreadPoolExecutor(max_workers=2) as pool:
-        return list(pool.map(one, pairs))
+
+def _same_names(names: list[str]) -> None:
+    for name in names:
+        if names.count(name) > 1:
+            raise UsageError(
+                f"--kernel-tree: two kernels named '{name}'; allowed: trees and revisions "
+                "of different names (--no-debian-kernels leaves Debian's out)"
+            )
 
 
 def lab_kernels(
@@ -196,38 +207,39 @@ def lab_kernels(
     runner_build: Path,
     log: Log = _stderr,
     mitigations: str = "off",
+    config: str = "auto",
 ) -> KernelSet:
-    """The real kernels' variants of `lab`: Debian's (when `debian`: Kbuild
-    objects, once per --mitigations mode, "off,host" for both), then each
-    --kernel-tree (the shim). A tree the user named that the shim cannot
-    place or build is refused (UsageError, exit 2); a Debian kernel that is
-    not at hand is said in one line and left out."""
+    """The real kernels' variants of `lab`, each tree's Kbuild objects once
+    per --mitigations mode ("off,host" for both): Debian's (when `debian`),
+    then each --kernel-tree, prepared with `config` (--kernel-config).
+
+    A tree the user named that cannot be placed, prepared, built or loaded
+    is refused (UsageError, exit 2, naming it and why: the command and its
+    first error line, the loader's refusal), and what it needs is checked
+    (the folder, the commit, the layout's files and symbols) before any
+    tree is built; a Debian kernel that is not at hand is said in one line
+    and left out."""
     modes = list(dict.fromkeys(m.strip() for m in mitigations.split(",")))
     for mode in modes:
         kload.mitigations(mode)  # UsageError naming a mode not allowed
+    kbuild.check_config(config)
     found = KernelSet()
     if not timed_files(lab):
         return found
     if not (runner_build / "libhotpath.so").is_file():
-        # A stand-in runner (the Python tests'): nothing to link against.
+        # A stand-in runner (the Python tests'): nothing to load into.
         found.missing.append(f"the runner's build {runner_build} has no libhotpath.so")
         if tree_specs:
-            raise UsageError(f"--kernel-tree: {found.missing[0]} to build the tree's code with")
+            raise UsageError(f"--kernel-tree: {found.missing[0]} to load the tree's code into")
         return found
-    mine: list[KernelTree] = []
-    for spec in tree_specs:
-        mine += parse_kernel_tree(spec, timed_files(lab))
+    mine = [tree for spec in tree_specs for tree in parse_kernel_tree(spec, timed_files(lab))]
+    components = [
+        fitting(tree.read, lab, f"--kernel-tree '{tree.spec}': {tree.name} (Linux {tree.version})")
+        for tree in mine
+    ]
+    _same_names([tree.name for tree in mine])
     ours = _debian_kernels(lab, modes, repo, runner_build, log, found) if debian else []
-    names = [*ours, *(t.name for t in mine)]
-    for name in names:
-        if names.count(name) > 1:
-            raise UsageError(
-                f"--kernel-tree: two kernels named '{name}'; allowed: trees and revisions "
-                "of different names (--no-debian-kernels leaves Debian's out)"
-            )
-    pairs = [(tree, c) for tree in mine for c in fitting(tree, lab)]  # the shim's, for now
-    for done in _build_all(pairs, repo, runner_build):
-        if not isinstance(done, Built):
-            raise done
-        found.variants += _variants(done)
+    _same_names([*ours, *(tree.name for tree in mine)])
+    for tree, fit in zip(mine, components, strict=True):
+        found.variants += _user_variants(tree, fit, lab, modes, config, repo, runner_build, log)
     return found

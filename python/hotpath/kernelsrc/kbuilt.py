@@ -17,8 +17,10 @@ init that fails, is said here with the tree's name, and the tree is left
 out (Debian's) or refused (the user's, exit 2).
 """
 
+import functools
 import json
 import subprocess
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -51,7 +53,7 @@ KBUILD_COMPONENTS = (
             "arch/x86/lib/csum-wrappers_64.o",
             "arch/x86/lib/csum-copy_64.o",
         ),
-        glue="c/kshim/glue/csum.c",
+        glue="c/kload/glue/csum.c",
     ),
     KbuildComponent(
         layout=CRC32C_INTEL,
@@ -184,27 +186,53 @@ def load_component(
     return Loaded(spec, check_load(runner_build, spec, entries), mits, stubs)
 
 
-def layout_problem(tree: kbuild.PreparedTree, component: KbuildComponent) -> str | None:
-    """What keeps the tree from the component's layout, None when nothing does."""
+Reader = Callable[[str], bytes | None]
+
+
+def folder_reader(root: Path) -> Reader:
+    """A tree's files as they are on disk, by their path in the tree, each
+    read once (a layout is checked from the same files its version comes from)."""
+
+    @functools.cache
+    def read(path: str) -> bytes | None:
+        try:
+            return (root / path).read_bytes()
+        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
+            return None
+
+    return read
+
+
+def layout_problem(read: Reader, component: KbuildComponent) -> str | None:
+    """What keeps a tree (its files, read by `read`) from the component's
+    layout, None when nothing does."""
     layout = component.layout
-    for path in layout.files():
-        if not (tree.root / path).is_file():
+    have = {path: read(path) for path in layout.files}
+    for path, data in have.items():
+        if data is None:
             return f"no {path} (the {layout.name} layout of {layout.kernels})"
     for path, symbol in layout.symbols:
-        if symbol.encode() not in (tree.root / path).read_bytes():
+        if symbol.encode() not in (have.get(path) or read(path) or b""):
             return f"{path} has no {symbol.rstrip('(')} (the {layout.name} layout)"
     return None
 
 
-def fitting_kbuild(tree: kbuild.PreparedTree, lab: str) -> list[KbuildComponent]:
-    """The lab's Kbuild components the tree has; UsageError naming what each lacks."""
+def fitting(read: Reader, lab: str, what: str) -> list[KbuildComponent]:
+    """The lab's Kbuild components a tree has (its files read by `read`),
+    checked before anything is built; UsageError naming the tree (`what`)
+    and what each component lacks when it has none."""
     found, problems = [], []
     for component in kbuild_components(lab):
-        problem = layout_problem(tree, component)
+        problem = layout_problem(read, component)
         if problem is None:
             found.append(component)
         else:
             problems.append(problem)
     if found or not problems:
         return found
-    raise UsageError(f"{tree.name} ({tree.where}): no {lab} layout: {'; '.join(problems)}")
+    raise UsageError(f"{what}: no {lab} layout: {'; '.join(problems)}")
+
+
+def fitting_kbuild(tree: kbuild.PreparedTree, lab: str) -> list[KbuildComponent]:
+    """The lab's Kbuild components the prepared tree has; UsageError naming what each lacks."""
+    return fitting(folder_reader(tree.root), lab, f"{tree.name} ({tree.where})")

@@ -1,24 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Which files of a kernel tree hotpath builds, and what it times from them.
+"""What a kernel tree must have for a lab, and what hotpath times from it.
 
 A component is one piece of the kernel's x86 code in one file layout: the
-tree files compiled (sources), the tree headers put in front of the shim
-(headers: what holds the code under test, such as checksum_64.h's inline
-csum_fold()), the tree files only the glue includes (included), the glue
-of hotpath's own that gives the runner an entry point where the kernel has
-none with the primitive's signature (c/kshim/glue/), and the entries: each
-a variant, its primitive and the symbol the runner calls.
+tree files it is made of (files: every one must be there), the symbols
+they must contain, and the entries: each a variant, its primitive and the
+symbol the runner calls (the kernel's own, or a function of hotpath's
+glue where the kernel has none with the primitive's signature). How a
+component is built, by the tree's own Kbuild, is kbuilt.py's.
 
 A tree is checked against a component before anything is built: every
 file present and every symbol it names found in it, else the tree is
-refused, naming the file or symbol (exit 2). A tree that has moved on to a
-layout the shim does not know yet (`newer`) is refused naming what it
-found instead.
+refused, naming the file or symbol (exit 2).
+
+The CRC library of mainline from mid-2025 (lib/crc/x86: crc32c_arch(),
+crc32c_x86_3way, the AVX-512 VPCLMULQDQ folding) had a layout here for
+the kernel shim that built it before Kbuild did; it has no Kbuild
+component yet, so a tree of that layout (and of the 6.14 to 6.16 glue,
+arch/x86/lib/crc32-glue.c) is refused for the crc32c lab, naming what
+it lacks.
 """
 
 from dataclasses import dataclass
-
-LINUX_SOURCE_PACKAGES = ("linux-source-6.1", "linux-source-6.12")
 
 
 @dataclass(frozen=True)
@@ -36,50 +38,27 @@ class Entry:
 
 
 @dataclass(frozen=True)
-class Patch:
-    """A change the shim makes to a tree file before building it, and why.
-    Applied where `old` is found (once, whole lines); said in the origin."""
-
-    path: str
-    old: str
-    new: str
-    why: str
-
-
-@dataclass(frozen=True)
 class Component:
     name: str
     lab: str
     kernels: str  # the releases with this layout, for messages
-    sources: tuple[str, ...]
-    headers: tuple[str, ...]
-    included: tuple[str, ...]
-    glue: str  # under c/kshim/glue/
+    files: tuple[str, ...]  # tree files the code is in: each must be there
     symbols: tuple[tuple[str, str], ...]  # (file, text) each must contain
     entries: tuple[Entry, ...]
-    patches: tuple[Patch, ...] = ()
-    newer: tuple[tuple[str, str], ...] = ()  # (file, layout it means)
-
-    def files(self) -> tuple[str, ...]:
-        return (*self.sources, *self.headers, *self.included)
 
 
 CSUM = Component(
     name="csum",
     lab="csum",
     kernels="Linux 5.17 and later",
-    sources=(
+    files=(
         "arch/x86/lib/csum-partial_64.c",
         "arch/x86/lib/csum-wrappers_64.c",
         "arch/x86/lib/csum-copy_64.S",
-    ),
-    headers=(
         "arch/x86/include/asm/checksum.h",
         "arch/x86/include/asm/checksum_64.h",
         "arch/x86/include/asm/word-at-a-time.h",
     ),
-    included=(),
-    glue="csum.c",
     symbols=(
         ("arch/x86/lib/csum-partial_64.c", "csum_partial("),
         ("arch/x86/lib/csum-wrappers_64.c", "csum_ipv6_magic("),
@@ -124,8 +103,8 @@ CSUM = Component(
             "",
             "arch/x86/lib/csum-copy_64.S",
             "the kernel's csum_partial_copy_nocheck() (csum_partial_copy_generic, "
-            "its exception table emulated), the seed added with csum_add() as its "
-            "callers add theirs",
+            "its exception table applied by the loader), the seed added with csum_add() "
+            "as its callers add theirs",
             promise=1,  # HP_CSUM_COPY_ONES: its sum is seeded with ~0
         ),
     ),
@@ -135,10 +114,10 @@ CRC32C_INTEL = Component(
     name="crc32c-intel",
     lab="crc32c",
     kernels="the crypto driver, Linux 6.1 to 6.13",
-    sources=("arch/x86/crypto/crc32c-pcl-intel-asm_64.S",),
-    headers=(),
-    included=("arch/x86/crypto/crc32c-intel_glue.c",),
-    glue="crc32c_shash.c",
+    files=(
+        "arch/x86/crypto/crc32c-pcl-intel-asm_64.S",
+        "arch/x86/crypto/crc32c-intel_glue.c",
+    ),
     symbols=(
         ("arch/x86/crypto/crc32c-intel_glue.c", "crc32c_pcl_intel_update("),
         ("arch/x86/crypto/crc32c-intel_glue.c", "crc32c_intel_le_hw("),
@@ -173,85 +152,15 @@ CRC32C_INTEL = Component(
             needs=("sse4.2", "pclmulqdq"),
         ),
     ),
-    patches=(
-        Patch(
-            "arch/x86/crypto/crc32c-pcl-intel-asm_64.S",
-            "\tmov\tjump_table(,%rax,8), %bufp\n",
-            "\tleaq\tjump_table(%rip), %bufp\n\tmov\t(%bufp,%rax,8), %bufp\n",
-            "its absolute jump-table load cannot be linked into a shared object; made "
-            "RIP-relative as later kernels have it (one lea more per call from 512 B)",
-        ),
-    ),
-    newer=(("arch/x86/lib/crc32-glue.c", "the CRC library glue of Linux 6.14 to 6.16"),),
 )
 
-CRC32C_LIB = Component(
-    name="crc32c-lib",
-    lab="crc32c",
-    kernels="lib/crc/x86 with an AVX-512 path for CRC32C, mainline from mid-2025",
-    sources=("lib/crc/x86/crc32c-3way.S", "lib/crc/x86/crc32-pclmul.S"),
-    headers=(),
-    included=(
-        "lib/crc/x86/crc32.h",
-        "lib/crc/x86/crc-pclmul-template.h",
-        "lib/crc/x86/crc-pclmul-consts.h",
-        "lib/crc/x86/crc-pclmul-template.S",
-    ),
-    glue="crc32c_lib.c",
-    symbols=(
-        ("lib/crc/x86/crc32.h", "crc32c_arch("),
-        ("lib/crc/x86/crc32.h", "crc32_mod_init_arch("),
-        ("lib/crc/x86/crc32.h", "have_vpclmul_avx512"),
-        ("lib/crc/x86/crc32c-3way.S", "crc32c_x86_3way"),
-        ("lib/crc/x86/crc32-pclmul.S", "DEFINE_CRC_PCLMUL_FUNCS(crc32_lsb,"),
-        ("lib/crc/x86/crc-pclmul-consts.h", "crc32_lsb_0x82f63b78_consts"),
-    ),
-    entries=(
-        Entry(
-            "crc32c",
-            "hp_kshim_crc32c",
-            "",
-            "lib/crc/x86/crc32.h",
-            "the kernel's crc32c() (crc32c_arch): one crc32q stream below 512 B; from 512 B "
-            "crc32_lsb_vpclmul_avx512 where the CPU has VPCLMULQDQ and an AVX-512 the kernel "
-            "does not shun, else crc32c_x86_3way; its static keys set for this CPU",
-            needs=("sse4.2",),
-        ),
-        Entry(
-            "crc32c",
-            "hp_kshim_crc32c_3way",
-            ":3way",
-            "lib/crc/x86/crc32c-3way.S",
-            "the kernel's crc32c_x86_3way() alone, between kernel_fpu_begin() and "
-            "kernel_fpu_end(): three crc32q streams recombined with PCLMULQDQ",
-            needs=("sse4.2", "pclmulqdq"),
-        ),
-        Entry(
-            "crc32c",
-            "hp_kshim_crc32c_vpclmul",
-            ":vpclmul",
-            "lib/crc/x86/crc-pclmul-template.S",
-            "the kernel's crc32_lsb_vpclmul_avx512() alone with CRC32C's constants, between "
-            "kernel_fpu_begin() and kernel_fpu_end(): 512-bit VPCLMULQDQ folding (16 B and up)",
-            needs=("avx512bw", "avx512vl", "vpclmulqdq"),
-            min_len=16,
-        ),
-    ),
-    newer=(("arch/x86/lib/crc32-glue.c", "the CRC library glue of Linux 6.14 to 6.16"),),
-)
-
-COMPONENTS: tuple[Component, ...] = (CSUM, CRC32C_INTEL, CRC32C_LIB)
-
-# The AVC's lookup: built only by a tree's own Kbuild (kbuilt.py), never by
-# the shim (avc.c needs most of the SELinux headers), so not in COMPONENTS.
+# The AVC's lookup: avc.c's static inlines, wrapped by a glue file that
+# includes the tree's avc.c (kbuilt.py).
 AVC = Component(
     name="avc",
     lab="avc",
     kernels="Linux 5.x to 6.18 (6.19 hashes with MurmurHash3, not in a Debian package)",
-    sources=(),
-    headers=(),
-    included=("security/selinux/avc.c",),
-    glue="avc.c",
+    files=("security/selinux/avc.c",),
     symbols=(
         ("security/selinux/avc.c", "avc_search_node("),
         ("security/selinux/avc.c", "avc_hash("),
@@ -270,11 +179,7 @@ AVC = Component(
     ),
 )
 
-# What `hotpath kernels fetch` extracts from a linux-source package.
-SOURCE_FILES: tuple[str, ...] = (
-    "Makefile",
-    *dict.fromkeys(f for c in COMPONENTS for f in c.files()),
-)
+COMPONENTS: tuple[Component, ...] = (CSUM, CRC32C_INTEL, AVC)
 
 
 def components_for(lab: str) -> tuple[Component, ...]:

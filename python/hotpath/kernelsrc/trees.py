@@ -1,41 +1,34 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Where kernel source comes from: a tree is a way to read a file by its
-path in the kernel, with a name for its variants and the words that say
-which kernel it is.
+"""A developer's kernel tree as --kernel-tree names it, before it is built.
 
-- Debian's linux-source packages, as `hotpath kernels fetch` left them in
-  the cache (hotpath.kernelsrc.debian): `linux-6.1`, `linux-6.12`.
-- A developer's tree, its working files as they are (`--kernel-tree DIR`):
-  `linux-HEAD` in a git checkout whose timed files equal HEAD's,
-  `linux-HEAD+dirty` where they differ, `linux-<version>` outside git.
-- Git revisions of a tree, read with `git show REV:PATH`, no checkout
-  (`--kernel-tree DIR@REV[,REV...]`): `linux-<REV>`.
+- `--kernel-tree DIR`: the working tree as it is, prepared by its own
+  Kbuild with O= into the cache, nothing written to it
+  (kbuild.prepare_working): `linux-HEAD` in a git checkout whose timed
+  files equal HEAD's, `linux-HEAD+dirty` where they differ (uncommitted
+  or untracked), `linux-<version>` outside git.
+- `--kernel-tree DIR@REV[,REV...]`: each revision a commit, prepared in a
+  git worktree of the cache, never the developer's checkout
+  (kbuild.prepare_worktree): `linux-<REV>`, every character of REV that
+  is not a letter, digit or one of `._+-` made `-` (HEAD~1: linux-HEAD-1).
+  DIR is the top of a git checkout, or a bare repository.
 
-A tree's version comes from its top-level Makefile (VERSION, PATCHLEVEL,
-SUBLEVEL, EXTRAVERSION), and for git also `git describe`.
+Everything that can be checked before a tree is built is checked when
+it is named: the folder, the commit, the kernel version in its top-level
+Makefile (VERSION, PATCHLEVEL, SUBLEVEL, EXTRAVERSION), and through
+`read` (its working files, or `git show` of the commit's) the files and
+symbols a lab's layout needs (kbuilt.fitting).
 """
 
+import dataclasses
 import functools
 import re
 import subprocess
-from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath.errors import UsageError
-
-Reader = Callable[[str], bytes | None]
-
-
-@dataclass(frozen=True)
-class KernelTree:
-    name: str  # the variants' name: linux-6.12, linux-v6.8, linux-HEAD+dirty
-    version: str  # from the Makefile: 6.12.117, 6.8.0, 6.13.0-rc2
-    where: str  # for origin lines: "Debian linux-source-6.12 6.12.117-1~deb12u1"
-    read: Reader  # a file by its path in the tree, None when the tree has none
-
-    def version_key(self) -> tuple[int, ...]:
-        return version_key(self.version)
+from hotpath.kernelsrc import kbuild
+from hotpath.kernelsrc.kbuilt import Reader, folder_reader
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -63,22 +56,26 @@ def makefile_version(text: str | None, where: str) -> str:
     )
 
 
-def folder_tree(root: Path, name: str, where: str) -> KernelTree:
-    """A tree's files as they are on disk (a cache entry, a working tree)."""
+@dataclass(frozen=True)
+class UserTree:
+    """A tree --kernel-tree names: a working tree (rev None) or a commit."""
 
-    # Each file read once: a layout is checked, then built, from the same
-    # files (and a revision's read is a `git show`).
-    @functools.cache
-    def read(path: str) -> bytes | None:
-        try:
-            return (root / path).read_bytes()
-        except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
-            return None
+    spec: str  # as given: DIR or DIR@REV,...
+    root: Path
+    rev: str | None
+    name: str  # the variants' name: linux-v6.8, linux-HEAD+dirty, linux-6.13.0-rc2
+    version: str  # from its top-level Makefile
+    said: str  # what the origin line adds to Kbuild's words: git describe, dirty
+    read: Reader  # a file by its path in the tree, None when the tree has none
 
-    version = makefile_version(_text(read("Makefile")), str(root))
-    return KernelTree(
-        name=name.replace("{version}", version), version=version, where=where, read=read
-    )
+    def prepare(self, config: str, log: kbuild.Log = kbuild.say) -> kbuild.PreparedTree:
+        """The tree prepared by its own Kbuild (cached), named as here."""
+        if self.rev is None:
+            tree = kbuild.prepare_working(self.root, config, log)
+        else:
+            tree = kbuild.prepare_worktree(self.root, self.rev, config, log)
+        where = f"{tree.where}; {self.said}" if self.said else tree.where
+        return dataclasses.replace(tree, name=self.name, where=where)
 
 
 def _text(data: bytes | None) -> str | None:
@@ -93,8 +90,13 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
 
 
 def _is_git(root: Path) -> bool:
-    done = _git(root, "rev-parse", "--show-toplevel")
-    return done.returncode == 0 and Path(done.stdout.decode().strip()) == root.resolve()
+    """The top of a git checkout, or a bare repository."""
+    top = _git(root, "rev-parse", "--show-toplevel")
+    if top.returncode == 0:
+        return Path(top.stdout.decode().strip()) == root.resolve()
+    bare = _git(root, "rev-parse", "--is-bare-repository", "--absolute-git-dir")
+    said = bare.stdout.decode().split("\n")
+    return bare.returncode == 0 and said[0] == "true" and Path(said[1]) == root.resolve()
 
 
 def _describe(root: Path, rev: str) -> str:
@@ -102,8 +104,8 @@ def _describe(root: Path, rev: str) -> str:
     return done.stdout.decode().strip() if done.returncode == 0 else rev
 
 
-def revision_tree(root: Path, rev: str) -> KernelTree:
-    """The tree's files as they are at git revision `rev`, read with git show."""
+def revision_tree(spec: str, root: Path, rev: str) -> UserTree:
+    """A commit of the repository at `root`, its files read with git show."""
     done = _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     if done.returncode != 0:
         raise UsageError(
@@ -112,44 +114,41 @@ def revision_tree(root: Path, rev: str) -> KernelTree:
         )
     commit = done.stdout.decode().strip()
 
-    # Each file read once: a layout is checked, then built, from the same
-    # files (and a revision's read is a `git show`).
     @functools.cache
     def read(path: str) -> bytes | None:
         shown = _git(root, "show", f"{commit}:{path}")
         return shown.stdout if shown.returncode == 0 else None
 
     version = makefile_version(_text(read("Makefile")), f"{root} at {rev}")
-    where = f"{root} at {rev} (commit {commit[:12]}, git describe {_describe(root, commit)})"
     name = "linux-" + re.sub(r"[^A-Za-z0-9._+-]", "-", rev)
-    return KernelTree(name=name, version=version, where=where, read=read)
+    said = f"git describe {_describe(root, commit)}"
+    return UserTree(spec, root, rev, name, version, said, read)
 
 
-def working_tree(root: Path, timed_files: tuple[str, ...]) -> KernelTree:
+def working_tree(spec: str, root: Path, timed_files: tuple[str, ...]) -> UserTree:
     """The files on disk; in a git checkout named after HEAD, +dirty where a
     file hotpath times differs from HEAD's (uncommitted or untracked)."""
+    read = folder_reader(root)
+    version = makefile_version(_text(read("Makefile")), f"--kernel-tree '{root}'")
     if not _is_git(root):
-        return folder_tree(root, "linux-{version}", f"{root} (not a git checkout)")
+        return UserTree(spec, root, None, f"linux-{version}", version, "not a git checkout", read)
     changed = _git(root, "status", "--porcelain", "--", *timed_files)
     dirty = bool(changed.stdout.strip())
-    head = _describe(root, "HEAD")
-    tree = folder_tree(root, "linux-HEAD+dirty" if dirty else "linux-HEAD", "")
-    state = "with uncommitted changes to the timed files" if dirty else "as committed"
-    return KernelTree(
-        name=tree.name,
-        version=tree.version,
-        where=f"{root}, working tree {state} (HEAD: git describe {head})",
-        read=tree.read,
+    state = (
+        "with uncommitted changes to the timed files" if dirty else "the timed files as committed"
     )
+    said = f"HEAD: git describe {_describe(root, 'HEAD')}, {state}"
+    name = "linux-HEAD+dirty" if dirty else "linux-HEAD"
+    return UserTree(spec, root, None, name, version, said, read)
 
 
-def parse_kernel_tree(text: str, timed_files: tuple[str, ...]) -> list[KernelTree]:
+def parse_kernel_tree(text: str, timed_files: tuple[str, ...]) -> list[UserTree]:
     """`--kernel-tree DIR` or `DIR@REV[,REV...]`, each checked to exist."""
     if not text:
         raise UsageError("--kernel-tree '': allowed: DIR or DIR@REV[,REV...]")
     path = Path(text)
     if path.is_dir():
-        return [working_tree(path, timed_files)]
+        return [working_tree(text, path, timed_files)]
     folder, sep, revs = text.rpartition("@")
     if not sep or not folder:
         raise UsageError(
@@ -160,10 +159,10 @@ def parse_kernel_tree(text: str, timed_files: tuple[str, ...]) -> list[KernelTre
         raise UsageError(f"--kernel-tree '{text}': no such folder '{folder}'")
     if not _is_git(root):
         raise UsageError(
-            f"--kernel-tree '{text}': '{folder}' is not the top of a git checkout, so it has "
-            "no revisions; allowed: DIR alone for its files as they are"
+            f"--kernel-tree '{text}': '{folder}' is not the top of a git checkout (nor a bare "
+            "repository), so it has no revisions; allowed: DIR alone for its files as they are"
         )
     names = [rev.strip() for rev in revs.split(",")]
     if any(not rev for rev in names):
         raise UsageError(f"--kernel-tree '{text}': an empty revision; allowed: REV[,REV...]")
-    return [revision_tree(root, rev) for rev in dict.fromkeys(names)]
+    return [revision_tree(text, root, rev) for rev in dict.fromkeys(names)]
