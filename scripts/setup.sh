@@ -6,9 +6,10 @@
 #   1. Debian packages, installed only when missing (apt-get update only then)
 #   2. the Python environment .venv with hotpath and its dev tools (editable)
 #   3. the C build (make)
-#   4. Debian's linux-source 6.1 and 6.12 packages, downloaded once into
-#      the cache and only the files the kernel shim builds kept
-#      (`hotpath kernels fetch`, about 300 MB fetched, 20 to 30 s)
+#   4. Debian's linux-source 6.1 and 6.12 trees, downloaded once and
+#      prepared by their own Kbuild with Debian's config into the cache
+#      (`hotpath kernels prepare`, about 35 s each the first time, 1.5 to
+#      1.7 GB each in ~/.cache/hotpath/kbuild)
 #   5. this machine's dispatch row (`hotpath dispatch --save --rounds 20`,
 #      20 to 40 s): which method of hp_csum()/hp_crc32c() wins at each
 #      length on this CPU, kept in the user's cache under the CPU's key,
@@ -99,14 +100,15 @@ say "installing hotpath (editable) with dev tools into $VENV"
 say "building the C library, runner and tests (make)"
 make
 
-# The real kernels' code the csum and crc32c labs time (hotpath.kernelsrc).
-# A package list older than the archive names files it no longer has:
-# then the lists are updated once and the fetch tried again.
-say "Debian's kernel sources (hotpath kernels fetch)"
-if ! "$VENV/bin/hotpath" kernels fetch; then
-	[[ $EUID -eq 0 ]] || die "hotpath kernels fetch failed; as root, apt-get update may help"
+# The real kernels' code the csum, crc32c and avc labs time
+# (hotpath.kernelsrc). A package list older than the archive names files
+# it no longer has: then the lists are updated once and the preparation
+# tried again.
+say "Debian's kernel trees, prepared by their own Kbuild (hotpath kernels prepare)"
+if ! "$VENV/bin/hotpath" kernels prepare; then
+	[[ $EUID -eq 0 ]] || die "hotpath kernels prepare failed; as root, apt-get update may help"
 	apt-get update
-	"$VENV/bin/hotpath" kernels fetch
+	"$VENV/bin/hotpath" kernels prepare
 fi
 
 if [[ "${1:-}" != --deps-only ]]; then
