@@ -213,10 +213,15 @@ class Lab:
         The real kernels' own code where the run has it (flagged "kernel",
         hotpath.kernelsrc: ordered by the version their origin names; a
         path of a kernel's dispatch, "linux-6.12:pcl", is not a kernel of
-        its own); else the re-implementations (flagged "reimplemented" by
+        its own, and "linux-6.12+host" (--mitigations host) is one only in
+        a run without the plain ones); else the re-implementations (flagged "reimplemented" by
         their registry): the lab's lineage, else the only one.
         """
         real = [v for v in variants if "kernel" in v.flags and ":" not in v.name]
+        # One lineage per mitigations mode (--mitigations off,host): the
+        # plain ones where the run has them, else the +host ones.
+        plain = [v for v in real if not v.name.endswith("+host")]
+        real = plain or real
         if real:
             ordered = sorted(enumerate(real), key=lambda iv: (_linux_version(iv[1]), iv[0]))
             return tuple(v.name for _, v in ordered)
