@@ -1,8 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The CPU features hotpath tells apart, and the host's (HOTPATH_CPU_HIDE
- * taken away). No includes: the kernel shim (c/kshim), built with
- * -nostdinc, resolves the kernel's boot_cpu_has() through it too.
+ * taken away); the loader of the kernel's objects (c/kload/features.c)
+ * takes the same ones away from the kernel's capability words.
  */
 #ifndef HOTPATH_CPU_FEATURES_H
 #define HOTPATH_CPU_FEATURES_H

@@ -7,13 +7,13 @@
  * absolute path, so its static functions are the ones called; its
  * assembly (crc32c-pcl-intel-asm_64.o) is the tree's own object.
  *
- * - hp_kshim_crc32c(): the kernel's dispatch, as lib/libcrc32c.c's
+ * - hp_glue_crc32c(): the kernel's dispatch, as lib/libcrc32c.c's
  *   crc32c() reaches it: the seed in a descriptor on the stack, the
  *   driver's update called through the algorithm the module's init
  *   registered for this CPU (crc32c_pcl_intel_update with PCLMULQDQ,
  *   else crc32c_intel_update);
- * - hp_kshim_crc32c_crc32q(): crc32c_intel_le_hw(), the crc32q loop, alone;
- * - hp_kshim_crc32c_pcl(): crc_pcl() between kernel_fpu_begin() and
+ * - hp_glue_crc32c_crc32q(): crc32c_intel_le_hw(), the crc32q loop, alone;
+ * - hp_glue_crc32c_pcl(): crc_pcl() between kernel_fpu_begin() and
  *   kernel_fpu_end(), at every length (the dispatch takes it from 512 B).
  *
  * What the driver reaches of the kernel beyond hotpath's runtime
@@ -70,9 +70,9 @@ const struct x86_cpu_id *x86_match_cpu(const struct x86_cpu_id *match)
 }
 
 int hp_glue_init(void);
-u32 hp_kshim_crc32c(u32 crc, const void *buf, size_t len);
-u32 hp_kshim_crc32c_crc32q(u32 crc, const void *buf, size_t len);
-u32 hp_kshim_crc32c_pcl(u32 crc, const void *buf, size_t len);
+u32 hp_glue_crc32c(u32 crc, const void *buf, size_t len);
+u32 hp_glue_crc32c_crc32q(u32 crc, const void *buf, size_t len);
+u32 hp_glue_crc32c_pcl(u32 crc, const void *buf, size_t len);
 
 int hp_glue_init(void)
 {
@@ -81,7 +81,7 @@ int hp_glue_init(void)
 	return crc32c_intel_mod_init();
 }
 
-u32 hp_kshim_crc32c(u32 crc, const void *buf, size_t len)
+u32 hp_glue_crc32c(u32 crc, const void *buf, size_t len)
 {
 	struct crypto_shash tfm;
 	struct shash_desc desc = { .tfm = &tfm };
@@ -92,12 +92,12 @@ u32 hp_kshim_crc32c(u32 crc, const void *buf, size_t len)
 	return *(u32 *)shash_desc_ctx(&desc);
 }
 
-u32 hp_kshim_crc32c_crc32q(u32 crc, const void *buf, size_t len)
+u32 hp_glue_crc32c_crc32q(u32 crc, const void *buf, size_t len)
 {
 	return crc32c_intel_le_hw(crc, buf, len);
 }
 
-u32 hp_kshim_crc32c_pcl(u32 crc, const void *buf, size_t len)
+u32 hp_glue_crc32c_pcl(u32 crc, const void *buf, size_t len)
 {
 	kernel_fpu_begin();
 	crc = crc_pcl(buf, (int)len, crc);

@@ -11,23 +11,23 @@
  */
 #include <asm/checksum.h>
 
-__sum16 hp_kshim_csum_fold(__wsum sum);
-__sum16 hp_kshim_ip_fast_csum(const void *iph, unsigned int ihl);
-__wsum hp_kshim_csum_copy(const void *src, void *dst, int len, __wsum sum);
+__sum16 hp_glue_csum_fold(__wsum sum);
+__sum16 hp_glue_ip_fast_csum(const void *iph, unsigned int ihl);
+__wsum hp_glue_csum_copy(const void *src, void *dst, int len, __wsum sum);
 
-__sum16 hp_kshim_csum_fold(__wsum sum)
+__sum16 hp_glue_csum_fold(__wsum sum)
 {
 	return csum_fold(sum);
 }
 
-__sum16 hp_kshim_ip_fast_csum(const void *iph, unsigned int ihl)
+__sum16 hp_glue_ip_fast_csum(const void *iph, unsigned int ihl)
 {
 	return ip_fast_csum(iph, ihl);
 }
 
 /* The seed added as the kernel's callers add theirs (csum_block_add()
  * and friends end in csum_add()). */
-__wsum hp_kshim_csum_copy(const void *src, void *dst, int len, __wsum sum)
+__wsum hp_glue_csum_copy(const void *src, void *dst, int len, __wsum sum)
 {
 	return csum_add(csum_partial_copy_nocheck(src, dst, len), sum);
 }

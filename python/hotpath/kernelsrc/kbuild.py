@@ -427,11 +427,20 @@ def _run(command: list[str], cwd: Path, log_file: Path) -> str:
     )
 
 
+# Kconfig records the Rust toolchain it finds (CONFIG_RUSTC_VERSION, ...);
+# a rustc that works for one HOME and not another (rustup's) would change
+# .config between two makes of one tree, rebuild its objects and leave the
+# entry's config digest wrong. hotpath builds C objects only: every make
+# is told there is no rustc, so a tree's .config is the same on every
+# machine and for every user.
+NO_RUST = ("RUSTC=false",)
+
+
 def make(tree: Path, args: list[str], log_file: Path) -> str:
     """`make -C tree ARGS`, its output; HotpathError with the first error line."""
     if shutil.which("make") is None:
         raise HotpathError("make not found: a kernel tree is built by its Kbuild")
-    return _run(["make", "-C", str(tree), *args], tree, log_file)
+    return _run(["make", "-C", str(tree), *NO_RUST, *args], tree, log_file)
 
 
 def _check_target(target: str) -> None:

@@ -78,14 +78,14 @@ CSUM = Component(
         ),
         Entry(
             "csum_fold",
-            "hp_kshim_csum_fold",
+            "hp_glue_csum_fold",
             "",
             "arch/x86/include/asm/checksum_64.h",
             "the kernel's inline csum_fold() in a function of hotpath's glue",
         ),
         Entry(
             "ip_fast_csum",
-            "hp_kshim_ip_fast_csum",
+            "hp_glue_ip_fast_csum",
             "",
             "arch/x86/include/asm/checksum_64.h",
             "the kernel's inline ip_fast_csum() in a function of hotpath's glue",
@@ -99,7 +99,7 @@ CSUM = Component(
         ),
         Entry(
             "csum_partial_copy",
-            "hp_kshim_csum_copy",
+            "hp_glue_csum_copy",
             "",
             "arch/x86/lib/csum-copy_64.S",
             "the kernel's csum_partial_copy_nocheck() (csum_partial_copy_generic, "
@@ -126,7 +126,7 @@ CRC32C_INTEL = Component(
     entries=(
         Entry(
             "crc32c",
-            "hp_kshim_crc32c",
+            "hp_glue_crc32c",
             "",
             "arch/x86/crypto/crc32c-intel_glue.c",
             "the kernel's crc32c() as libcrc32c reaches it: the update the crc32c-intel "
@@ -136,7 +136,7 @@ CRC32C_INTEL = Component(
         ),
         Entry(
             "crc32c",
-            "hp_kshim_crc32c_crc32q",
+            "hp_glue_crc32c_crc32q",
             ":crc32q",
             "arch/x86/crypto/crc32c-intel_glue.c",
             "the kernel's crc32c_intel_le_hw() alone: one crc32q stream",
@@ -144,7 +144,7 @@ CRC32C_INTEL = Component(
         ),
         Entry(
             "crc32c",
-            "hp_kshim_crc32c_pcl",
+            "hp_glue_crc32c_pcl",
             ":pcl",
             "arch/x86/crypto/crc32c-pcl-intel-asm_64.S",
             "the kernel's crc_pcl() alone, between kernel_fpu_begin() and kernel_fpu_end(): "
