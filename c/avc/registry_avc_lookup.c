@@ -24,8 +24,10 @@
  * tree's avc_hash() in nodes of the tree's layout: its slots' first nodes
  * are handed to the tree's selinux_avc when a burst finds another cache
  * there (the engine's untimed first call of each sample does it), and a
- * call is its avc_search_node(), called through the same kind of
- * pointer. Only at the tree's slot count (AVC_CACHE_SLOTS).
+ * call is its avc_search_node(), called through the same kind of pointer
+ * from the same lookup loop, loaded into the kernel's image beside it
+ * (hp_avc_kernel_loop(), c/kload/bursts). Only at the tree's slot count
+ * (AVC_CACHE_SLOTS).
  */
 #include <hotpath/avc.h>
 #include <hotpath/bench.h>
@@ -38,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define KEYS 4096		/* the lookup stream, a power of two */
+#define KEYS HP_AVC_LOOKUP_KEYS	/* the lookup stream */
 #define MAX_STATES 32		/* caches kept at once */
 #define MAX_NODES (1u << 20)
 
@@ -319,19 +321,6 @@ lookup_step(const struct lookup_state *st, hp_avc_hash_fn fn, unsigned *i,
 					     k->tsid, k->tclass);
 }
 
-/* One lookup by a kernel's own avc_search_node(), as lookup_step(). */
-static inline __attribute__((always_inline)) uint64_t
-kernel_step(const struct lookup_state *st, void *(*search)(uint32_t, uint32_t, uint16_t),
-	    unsigned *i, uint64_t s)
-{
-	const struct hp_avc_key *k;
-
-	__asm__("and $0,%0" : "+r"(s));
-	k = &st->keys[(*i + s) & (KEYS - 1)];
-	(*i)++;
-	return (uintptr_t)search(k->ssid, k->tsid, k->tclass);
-}
-
 static inline __attribute__((always_inline)) uint64_t
 avc_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
 	  enum hp_mode mode, unsigned n)
@@ -346,15 +335,11 @@ avc_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
 		HP_OPAQUE(fn);
 		return HP_BURST_MODES(mode, n, s, s + (fn(0, 0, 0) & 0));
 	}
-	if (k >= 0) {
-		void *(*search)(uint32_t, uint32_t, uint16_t) = kernels[k].ops->search;
-
+	if (k >= 0) {	/* the loop in the kernel's image, beside its code */
 		st = kernel_state(k, len);
 		if (!st)
 			return 0;
-		HP_OPAQUE(search);
-		HP_OPAQUE(st);
-		return HP_BURST_MODES(mode, n, s, kernel_step(st, search, &i, s));
+		return kernels[k].ops->loop(kernels[k].ops->search, st->keys, mode, n, s);
 	}
 	st = state_for(fn, len);
 	if (!st)

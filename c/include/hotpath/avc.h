@@ -58,12 +58,21 @@
  * (checked: @node_size and the offsets); @adopt makes the slots' first
  * nodes the kernel's selinux_avc's, and @search is avc_search_node().
  */
+typedef void *(*hp_avc_search_fn)(uint32_t ssid, uint32_t tsid, uint16_t tclass);
+
 struct hp_avc_kernel_ops {
 	uint32_t slots, node_size, list_offset, tsid_offset, tclass_offset;
 	uint32_t (*hash)(uint32_t ssid, uint32_t tsid, uint16_t tclass);
 	void (*adopt)(void *const *heads);
-	void *(*search)(uint32_t ssid, uint32_t tsid, uint16_t tclass);
+	hp_avc_search_fn search;
+	/* the lookup loop loaded beside the kernel's code (c/kload/bursts):
+	 * n calls of @search over @keys (HP_AVC_LOOKUP_KEYS of them), timed */
+	uint64_t (*loop)(hp_avc_search_fn search, const struct hp_avc_key *keys,
+			 int mode, unsigned n, uint64_t seed);
 };
+
+/* The avc_lookup primitive's stream of keys looked up, a power of two. */
+#define HP_AVC_LOOKUP_KEYS 4096u
 
 /* ---- the cache model ---- */
 

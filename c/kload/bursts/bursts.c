@@ -13,10 +13,14 @@
  * same call from a loop beside it (docs/kernel-source.md); the kernel's
  * callers sit beside it.
  *
- * Each image exports hp_kburst_<primitive>: its HP_BURST_SITES copies.
+ * Each image exports hp_kburst_<primitive>: its HP_BURST_SITES copies;
+ * and the AVC's lookup loop, which the avc lab calls with the keys of the
+ * cache it handed to the kernel's selinux_avc (c/avc/registry_avc_lookup.c).
  */
 #include "../../csum/csum_bursts.h"
 #include "../../crc32c/crc32c_bursts.h"
+
+#include <hotpath/avc.h>
 
 uint8_t hp_csum_copy_dst[HP_CSUM_COPY_DST_BYTES] __attribute__((aligned(64)));
 
@@ -33,3 +37,29 @@ const hp_burst_fn *const hp_kburst_ip_fast_csum = ipf_sites;
 const hp_burst_fn *const hp_kburst_csum_ipv6_magic = v6_sites;
 const hp_burst_fn *const hp_kburst_csum_partial_copy = copy_sites;
 const hp_burst_fn *const hp_kburst_crc32c = crc32c_sites;
+
+/* The avc lab's lookup_step(), calling a kernel's avc_search_node(): the
+ * next key's index waits for the node found in latency mode. */
+static inline __attribute__((always_inline)) uint64_t
+avc_kernel_step(hp_avc_search_fn search, const struct hp_avc_key *keys, unsigned *i, uint64_t s)
+{
+	const struct hp_avc_key *k;
+
+	__asm__("and $0,%0" : "+r"(s));
+	k = &keys[(*i + s) & (HP_AVC_LOOKUP_KEYS - 1)];
+	(*i)++;
+	return (uintptr_t)search(k->ssid, k->tsid, k->tclass);
+}
+
+uint64_t hp_kburst_avc_loop(hp_avc_search_fn search, const struct hp_avc_key *keys, int mode,
+			    unsigned n, uint64_t seed);
+uint64_t hp_kburst_avc_loop(hp_avc_search_fn search, const struct hp_avc_key *keys, int mode,
+			    unsigned n, uint64_t seed)
+{
+	unsigned i = 0;
+	uint64_t s = seed;
+
+	HP_OPAQUE(search);
+	HP_OPAQUE(keys);
+	return HP_BURST_MODES((enum hp_mode)mode, n, s, avc_kernel_step(search, keys, &i, s));
+}

@@ -18,12 +18,20 @@
 #include <linux/stddef.h>
 #include <linux/version.h>
 
+typedef void *(*hp_avc_search_fn)(u32 ssid, u32 tsid, u16 tclass);
+
 struct hp_avc_kernel_ops {
 	u32 slots, node_size, list_offset, tsid_offset, tclass_offset;
 	u32 (*hash)(u32 ssid, u32 tsid, u16 tclass);
 	void (*adopt)(void *const *heads);
-	void *(*search)(u32 ssid, u32 tsid, u16 tclass);
+	hp_avc_search_fn search;
+	u64 (*loop)(hp_avc_search_fn search, const void *keys, int mode, unsigned int n, u64 seed);
 };
+
+/* hotpath's lookup loop, in hotpath's runtime loaded beside this object
+ * (c/kload/bursts/bursts.c): the lab times search() through it. */
+u64 hp_kburst_avc_loop(hp_avc_search_fn search, const void *keys, int mode, unsigned int n,
+		       u64 seed);
 
 static u32 hp_avc_hash(u32 ssid, u32 tsid, u16 tclass)
 {
@@ -55,4 +63,5 @@ const struct hp_avc_kernel_ops hp_glue_avc_ops = {
 	.hash = hp_avc_hash,
 	.adopt = hp_avc_adopt,
 	.search = hp_avc_search,
+	.loop = hp_kburst_avc_loop,
 };
