@@ -18,6 +18,9 @@
 #include <linux/stddef.h>
 #include <linux/version.h>
 
+/* struct hp_avc_kernel_ops of c/include/hotpath/avc.h, in the kernel's
+ * types (this file is built with the tree's headers only): keep the two
+ * alike, member for member. */
 typedef void *(*hp_avc_search_fn)(u32 ssid, u32 tsid, u16 tclass);
 
 struct hp_avc_kernel_ops {
