@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import KERNEL_BROKEN, KERNEL_GOOD, KERNEL_TEST_CACHE, write_tree
+from conftest import BROKEN_CSUM, KERNEL_BROKEN, KERNEL_GOOD, KERNEL_TEST_CACHE, write_tree
 from hotpath.debian import locked
 from hotpath.errors import UsageError
 from hotpath.kernelsrc import kbuild, kbuilt, layouts, timed_files, trees
@@ -165,6 +165,62 @@ def test_a_working_tree_is_built_with_o_and_timed(cli, clean_612):
     origin = variant["origin"]
     assert "working tree as it is, make defconfig, built in" in origin, origin
     assert "not a git checkout" in origin and "Kbuild objects loaded by hotpath" in origin
+
+
+@pytest.fixture(scope="module")
+def configured_checkout(kernel_repo, kernel_good, clean_612) -> Path:
+    """A git checkout of `good` configured in place (its own .config, Debian's
+    6.12 as prepared), its files hard links of clean_612's (no room taken)."""
+    checkout = KERNEL_TEST_CACHE / "configured-6.12"
+    with locked(KERNEL_TEST_CACHE / "configured.lock"):
+        if not (checkout / ".git" / "hotpath-ready").is_file():
+            subprocess.run(["rm", "-rf", str(checkout)], check=True)
+            subprocess.run(["cp", "-al", str(clean_612), str(checkout)], check=True)
+            (checkout / "hotpath-ready").unlink()
+            subprocess.run(
+                ["git", "clone", "-q", "--shared", "--no-checkout", str(kernel_repo),
+                 str(checkout / "git-tmp")],
+                check=True,
+            )  # fmt: skip
+            (checkout / "git-tmp" / ".git").rename(checkout / ".git")
+            (checkout / "git-tmp").rmdir()
+            subprocess.run(["git", "-C", str(checkout), "reset", "-q", KERNEL_GOOD], check=True)
+            (checkout / ".config").write_bytes((kernel_good.root / ".config").read_bytes())
+            (checkout / ".git" / "hotpath-ready").write_text("")
+    return checkout
+
+
+def test_a_checkout_configured_in_place_is_built_as_head_with_its_changes(cli, configured_checkout):
+    source = configured_checkout / "arch/x86/lib/csum-partial_64.c"
+    good = source.read_text()
+
+    def timed(name: str) -> dict:
+        res, doc = run_json(
+            cli, "csum", "--kernel-tree", str(configured_checkout), "--no-debian-kernels",
+            "--primitive", "csum_partial", "--sizes", "40,64", "--variants", name,
+        )  # fmt: skip
+        assert res.status in (0, 1), res.err
+        (variant,) = [v for v in doc["variants"] if v["name"] == name]
+        return variant
+
+    try:
+        source.unlink()  # a file of its own, not a hard link of the clean tree's
+        source.write_text(good.replace(*BROKEN_CSUM))
+        dirty = timed("linux-HEAD+dirty")
+        assert dirty["status"] == "wrong", dirty  # the uncommitted edit is what was built
+        assert "its own .config" in dirty["origin"] or ".config" in dirty["origin"]
+    finally:
+        source.unlink()
+        source.write_text(good)
+    clean = timed("linux-HEAD")
+    assert clean["status"] == "ok", clean
+    # Nothing was written to the checkout: no objects, the .config as it was.
+    assert not (configured_checkout / "arch/x86/lib/csum-partial_64.o").exists()
+    status = subprocess.run(
+        ["git", "-C", str(configured_checkout), "status", "--porcelain", "--untracked-files=no"],
+        capture_output=True, text=True, check=True,
+    ).stdout  # fmt: skip
+    assert status == ""
 
 
 @pytest.fixture(scope="module")

@@ -670,9 +670,15 @@ def _found(
     return None
 
 
-def prepare_worktree(repo: Path, rev: str, config: str = "auto", log: Log = say) -> PreparedTree:
+def prepare_worktree(
+    repo: Path, rev: str, config: str = "auto", log: Log = say, patch: bytes | None = None
+) -> PreparedTree:
     """A commit of a git repository prepared by its Kbuild in a git worktree
-    of the cache (`DIR@REV`), kept per commit and config."""
+    of the cache (`DIR@REV`), kept per commit and config. With `patch` (a
+    binary git diff against the commit: a configured working tree's
+    uncommitted changes) one more worktree per commit and config holds the
+    working files: its tracked files are reset to the commit and the patch
+    applied on each use, and make rebuilds what that changed (not fixed)."""
     repo = repo.resolve()
     try:
         sha = _git(repo, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
@@ -684,6 +690,7 @@ def prepare_worktree(repo: Path, rev: str, config: str = "auto", log: Log = say)
     base, config_words = base_config(repo, config)
     source_key = _digest(base if base is not None else b"defconfig")
     folder = kbuild_root() / "worktrees"
+    key = sha[:12] + ("+work" if patch is not None else "")
     # Named after the revision asked for now: an entry is kept per commit,
     # and another name of the same commit (a tag, HEAD) finds it too.
     name = "linux-" + re.sub(r"[^A-Za-z0-9._+-]", "-", rev)
@@ -693,12 +700,15 @@ def prepare_worktree(repo: Path, rev: str, config: str = "auto", log: Log = say)
         sources = facts.get("config_sources")
         return facts.get("commit") == sha and isinstance(sources, list) and source_key in sources
 
-    tree = _found(folder.glob(f"{sha[:12]}-*"), wanted)
-    if tree is not None:
-        return dataclasses.replace(tree, name=name, where=where)
-    with locked(folder / f"{sha[:12]}.lock"):
-        tree = _found(folder.glob(f"{sha[:12]}-*"), wanted)
+    if patch is None:
+        tree = _found(folder.glob(f"{key}-*"), wanted)
         if tree is not None:
+            return dataclasses.replace(tree, name=name, where=where)
+    with locked(folder / f"{key}.lock"):
+        tree = _found(folder.glob(f"{key}-*"), wanted)
+        if tree is not None:
+            if patch is not None:
+                _apply(tree.root, patch)
             return dataclasses.replace(tree, name=name, where=where)
         facts: dict[str, object] = {
             "kind": "worktree",
@@ -708,9 +718,40 @@ def prepare_worktree(repo: Path, rev: str, config: str = "auto", log: Log = say)
             "commit": sha,
             "config": config_words,
             "config_sources": [source_key],
+            "fixed": patch is None,
         }
-        tree = _prepare_checkout(repo, folder, sha, base, source_key, facts, log)
+        tree = _prepare_checkout(repo, folder, sha, key, patch, base, source_key, facts, log)
         return dataclasses.replace(tree, name=name, where=where)
+
+
+def _apply(tree: Path, patch: bytes) -> None:
+    """A working tree's uncommitted changes into the prepared worktree
+    `tree`, its tracked files first reset to its commit where an earlier
+    patch changed them; nothing is touched (so make rebuilds nothing) when
+    the patch is the one applied last."""
+    applied_file = tree.parent / "patch.sha256"
+    digest = hashlib.sha256(patch).hexdigest()
+    if applied_file.is_file() and applied_file.read_text() == digest:
+        return
+    applied_file.unlink(missing_ok=True)
+    _git(tree, "checkout", "--force", "--", ".")
+    if patch:
+        _git_apply(tree, patch)
+    applied_file.write_text(digest)
+
+
+def _git_apply(tree: Path, patch: bytes) -> None:
+    applied = subprocess.run(
+        ["git", "-C", str(tree), "apply", "--binary", "-"],
+        input=patch,
+        capture_output=True,
+        check=False,
+    )
+    if applied.returncode != 0:
+        raise HotpathError(
+            f"the working tree's uncommitted changes do not apply to its HEAD in {tree}: "
+            f"{applied.stderr.decode(errors='replace').strip()}"
+        )
 
 
 def _drop_worktree(repo: Path, entry: Path) -> None:
@@ -728,25 +769,29 @@ def _prepare_checkout(
     repo: Path,
     folder: Path,
     sha: str,
+    key: str,
+    patch: bytes | None,
     base: bytes | None,
     source_key: str,
     facts: dict[str, object],
     log: Log,
 ) -> PreparedTree:
-    for stale in [*folder.glob(f"{sha[:12]}.partial-*"), *folder.glob(f"{sha[:12]}-*")]:
+    for stale in [*folder.glob(f"{key}.partial-*"), *folder.glob(f"{key}-*")]:
         if _ready(stale) is None:
             _drop_worktree(repo, stale)  # a killed process's; the lock is ours
-    work = folder / f"{sha[:12]}.partial-{os.getpid()}"
+    work = folder / f"{key}.partial-{os.getpid()}"
     work.mkdir(parents=True)
     made = [work]
     start = time.monotonic()
-    log_file = folder / f"{sha[:12]}.log"
+    log_file = folder / f"{key}.log"
     try:
         log(f"preparing {facts['name']} (first time): git worktree add...")
         _git(repo, "worktree", "add", "--detach", str(work / "tree"), sha)
+        if patch:
+            _git_apply(work / "tree", patch)
         log(f"preparing {facts['name']}: configuring ({facts['config']}; {CONFIG_SUMMARY})...")
         digest, results = configure(work / "tree", base, log_file)
-        entry = folder / f"{sha[:12]}-{digest}"
+        entry = folder / f"{key}-{digest}"
         known = _ready(entry)
         if known is not None:
             # Another config that ends the same: the prepared tree is right.
@@ -758,6 +803,8 @@ def _prepare_checkout(
             known["toolchain"] = toolchain()
             _write_json(entry / "READY", known)
             _drop_worktree(repo, work)
+            if patch is not None:
+                _apply(entry / "tree", patch)
             return _tree_of(entry, known)
         entry.mkdir()
         made.append(entry)
@@ -775,6 +822,8 @@ def _prepare_checkout(
             toolchain=toolchain(),
             seconds={"total": round(time.monotonic() - start, 1)},
         )
+        if patch is not None:  # what _apply() finds applied next time
+            (entry / "patch.sha256").write_text(hashlib.sha256(patch).hexdigest())
         _write_json(entry / "READY", facts)
     except BaseException:
         for made_folder in made:
@@ -784,20 +833,42 @@ def _prepare_checkout(
     return _tree_of(entry, facts)
 
 
+def _git_top(source: Path) -> Path | None:
+    done = subprocess.run(
+        ["git", "-C", str(source), "rev-parse", "--show-toplevel"],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    return Path(done.stdout.strip()).resolve() if done.returncode == 0 else None
+
+
 def prepare_working(source: Path, config: str = "auto", log: Log = say) -> PreparedTree:
     """A developer's working tree as it is, prepared by its Kbuild with O=
     into the cache: nothing is written to the tree. Its sources change, so
-    make decides what to build each time (fixed is False)."""
+    make decides what to build each time (fixed is False). A git checkout
+    configured in place is prepared as HEAD in a worktree with its
+    uncommitted changes (tracked files) applied, and its own .config."""
     source = source.resolve()
     if not (source / "Makefile").is_file() or not (source / "Kconfig").is_file():
         raise UsageError(f"--kernel-tree '{source}': no Makefile and Kconfig: not a kernel tree")
     if (source / ".config").is_file() or (source / "include/config").is_dir():
-        raise UsageError(
-            f"--kernel-tree '{source}': it has been configured or built in place (.config, "
-            "include/config), and Kbuild builds into another folder (O=) only from a clean "
-            f"tree; allowed: '{source}@REV' (a commit, prepared in a git worktree), or the "
-            "tree after `make mrproper`"
-        )
+        # Kbuild builds into another folder (O=) only from a clean tree: a
+        # git checkout configured in place is built as its HEAD in a
+        # worktree with its uncommitted changes applied (its own .config).
+        if _git_top(source) != source:
+            raise UsageError(
+                f"--kernel-tree '{source}': it has been configured or built in place (.config, "
+                "include/config) and is not the top of a git checkout; Kbuild builds into "
+                "another folder (O=) only from a clean tree; allowed: a git checkout, "
+                "DIR@REV, or the tree after `make mrproper`"
+            )
+        patch = subprocess.run(
+            ["git", "-C", str(source), "diff", "HEAD", "--binary"],
+            capture_output=True,
+            check=False,
+        ).stdout
+        return prepare_worktree(source, "HEAD", config, log, patch=patch)
     base, config_words = base_config(source, config)
     key = _digest(str(source).encode() + b"\0" + (base if base is not None else b"defconfig"))
     entry = kbuild_root() / "out" / key
