@@ -25,8 +25,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-intptr_t kl_percpu_alloc(const char *name, size_t size, size_t align, const void *data);
-
 static int is_percpu(const char *name)
 {
 	return !strncmp(name, ".data..percpu", 13);

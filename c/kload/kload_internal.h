@@ -97,6 +97,9 @@ int kl_has(const struct kl_image *img, unsigned feature);
 int kl_patch_text(struct kl_image *img);
 int kl_patch_labels(struct kl_image *img);
 
+/* percpu.c: a per-CPU section's offset in the block at GS, -1 when full. */
+intptr_t kl_percpu_alloc(const char *name, size_t size, size_t align, const void *data);
+
 /* extable.c: the image's exception tables, for the engine's fault hook. */
 void kl_register_extables(struct kl_image *img);
 
