@@ -54,6 +54,7 @@ from pathlib import Path
 
 from hotpath.debian import cache_root, candidate_version, download, locked
 from hotpath.errors import HotpathError, UsageError
+from hotpath.kernelsrc.git import git
 
 SHORTS = ("6.1", "6.12")
 DEBIAN_CONFIG = "config.amd64_none_amd64"
@@ -649,15 +650,13 @@ def base_config(source: Path, config: str) -> tuple[bytes | None, str]:
 
 
 def _git(repo: Path, *args: str) -> str:
-    try:
-        done = subprocess.run(
-            ["git", "-C", str(repo), *args], capture_output=True, text=True, check=False
-        )
-    except OSError as err:
-        raise HotpathError(f"cannot run git: {err}") from err
+    """git's output (kernelsrc/git.py: nothing the repository says runs);
+    HotpathError with git's message when it fails."""
+    done = git(repo, *args)
     if done.returncode != 0:
-        raise HotpathError(f"git -C {repo} {' '.join(args)} failed: {done.stderr.strip()}")
-    return done.stdout.strip()
+        said = done.stderr.decode(errors="replace").strip()
+        raise HotpathError(f"git -C {repo} {' '.join(args)} failed: {said}")
+    return done.stdout.decode(errors="replace").strip()
 
 
 def _found(
@@ -741,12 +740,7 @@ def _apply(tree: Path, patch: bytes) -> None:
 
 
 def _git_apply(tree: Path, patch: bytes) -> None:
-    applied = subprocess.run(
-        ["git", "-C", str(tree), "apply", "--binary", "-"],
-        input=patch,
-        capture_output=True,
-        check=False,
-    )
+    applied = git(tree, "apply", "--binary", "-", input=patch)
     if applied.returncode != 0:
         raise HotpathError(
             f"the working tree's uncommitted changes do not apply to its HEAD in {tree}: "
@@ -756,13 +750,9 @@ def _git_apply(tree: Path, patch: bytes) -> None:
 
 def _drop_worktree(repo: Path, entry: Path) -> None:
     """A worktree of the cache removed, and forgotten by its repository."""
-    subprocess.run(
-        ["git", "-C", str(repo), "worktree", "remove", "--force", str(entry / "tree")],
-        capture_output=True,
-        check=False,
-    )
+    git(repo, "worktree", "remove", "--force", str(entry / "tree"))
     shutil.rmtree(entry, ignore_errors=True)
-    subprocess.run(["git", "-C", str(repo), "worktree", "prune"], capture_output=True, check=False)
+    git(repo, "worktree", "prune")
 
 
 def _prepare_checkout(
@@ -834,13 +824,8 @@ def _prepare_checkout(
 
 
 def _git_top(source: Path) -> Path | None:
-    done = subprocess.run(
-        ["git", "-C", str(source), "rev-parse", "--show-toplevel"],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
-    return Path(done.stdout.strip()).resolve() if done.returncode == 0 else None
+    done = git(source, "rev-parse", "--show-toplevel")
+    return Path(done.stdout.decode().strip()).resolve() if done.returncode == 0 else None
 
 
 def prepare_working(source: Path, config: str = "auto", log: Log = say) -> PreparedTree:
@@ -863,11 +848,7 @@ def prepare_working(source: Path, config: str = "auto", log: Log = say) -> Prepa
                 "another folder (O=) only from a clean tree; allowed: a git checkout, "
                 "DIR@REV, or the tree after `make mrproper`"
             )
-        patch = subprocess.run(
-            ["git", "-C", str(source), "diff", "HEAD", "--binary"],
-            capture_output=True,
-            check=False,
-        ).stdout
+        patch = git(source, "diff", "HEAD", "--binary", "--no-ext-diff", "--no-textconv").stdout
         return prepare_worktree(source, "HEAD", config, log, patch=patch)
     base, config_words = base_config(source, config)
     key = _digest(str(source).encode() + b"\0" + (base if base is not None else b"defconfig"))
@@ -1007,5 +988,5 @@ def prune(keep: set[Path]) -> list[Path]:
         removed.append(entry)
     for repo in sorted(repos):
         if repo.is_dir():
-            subprocess.run(["git", "-C", str(repo), "worktree", "prune"], check=False)
+            git(repo, "worktree", "prune")
     return removed

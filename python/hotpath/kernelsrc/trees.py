@@ -26,8 +26,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
-from hotpath.errors import UsageError
+from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import kbuild
+from hotpath.kernelsrc.git import git
 from hotpath.kernelsrc.kbuilt import Reader, folder_reader
 
 
@@ -84,8 +85,8 @@ def _text(data: bytes | None) -> str | None:
 
 def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
     try:
-        return subprocess.run(["git", "-C", str(root), *args], capture_output=True, check=False)
-    except OSError as err:
+        return git(root, *args)
+    except HotpathError as err:
         raise UsageError(f"--kernel-tree '{root}': git is needed for revisions: {err}") from err
 
 
@@ -132,7 +133,7 @@ def working_tree(spec: str, root: Path, timed_files: tuple[str, ...]) -> UserTre
     version = makefile_version(_text(read("Makefile")), f"--kernel-tree '{root}'")
     if not _is_git(root):
         return UserTree(spec, root, None, f"linux-{version}", version, "not a git checkout", read)
-    changed = _git(root, "status", "--porcelain", "--", *timed_files)
+    changed = _git(root, "status", "--porcelain", "--no-renames", "--", *timed_files)
     dirty = bool(changed.stdout.strip())
     state = (
         "with uncommitted changes to the timed files" if dirty else "the timed files as committed"

@@ -1,0 +1,96 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""git, run so that nothing a repository says can run a program.
+
+A developer's tree is input hotpath reads (`--kernel-tree DIR@REV`: its
+revisions, its status, its uncommitted changes; worktrees of it in the
+cache). A repository's own configuration can name programs git runs
+while it reads: `core.fsmonitor` on `status` and `diff`, clean and smudge
+filters (`filter.<driver>.clean/smudge/process`, chosen by
+.gitattributes) when a file is read from or written to a working tree,
+hooks (`post-checkout` on `worktree add`), external diff and textconv
+drivers, a pager. Every git command of hotpath's goes through git() here:
+
+- no system or global configuration (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL
+  and the system attributes off), no pager, no prompt, no optional locks;
+- `-c` overrides for the repository's own: fsmonitor off, hooks from an
+  empty path, no external diff, no network protocol, no automatic gc or
+  maintenance, and every filter driver its configuration names made empty
+  and not required (an empty command is no filter: the file passes as it
+  is stored), found by reading its configuration first (which runs
+  nothing);
+- diff is always asked for `--no-ext-diff --no-textconv` by its callers.
+
+Building a tree still runs the tree's code (its Makefiles, its host
+programs): that is Kbuild's, said in the docs and the options' help.
+"""
+
+import os
+import subprocess
+from pathlib import Path
+
+from hotpath.errors import HotpathError
+
+SAFE_ENV = {
+    "GIT_CONFIG_NOSYSTEM": "1",
+    "GIT_CONFIG_GLOBAL": os.devnull,
+    "GIT_ATTR_NOSYSTEM": "1",
+    "GIT_TERMINAL_PROMPT": "0",
+    "GIT_PAGER": "cat",
+    "PAGER": "cat",
+    "GIT_OPTIONAL_LOCKS": "0",
+}
+# Variables that would point git at other programs or configurations.
+DROPPED = ("GIT_EXTERNAL_DIFF", "GIT_SSH", "GIT_SSH_COMMAND", "GIT_ASKPASS", "GIT_EDITOR",
+           "GIT_CONFIG", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_DIR",
+           "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_EXEC_PATH")  # fmt: skip
+SAFE_CONFIG = (
+    "core.fsmonitor=false",
+    f"core.hooksPath={os.devnull}",
+    "core.pager=cat",
+    "core.untrackedCache=false",
+    "core.sshCommand=false",
+    "diff.external=",
+    "protocol.allow=never",
+    "credential.helper=",
+    "gc.auto=0",
+    "maintenance.auto=false",
+)
+
+
+def environment() -> dict[str, str]:
+    env = {k: v for k, v in os.environ.items() if k not in DROPPED}
+    return {**env, **SAFE_ENV}
+
+
+def _config_args() -> list[str]:
+    return [arg for item in SAFE_CONFIG for arg in ("-c", item)]
+
+
+def _filter_overrides(repo: Path) -> list[str]:
+    """`-c` pairs emptying every filter driver the repository's config names."""
+    try:
+        done = subprocess.run(
+            ["git", *_config_args(), "-C", str(repo), "config", "--name-only", "--get-regexp",
+             r"^filter\..*\.(clean|smudge|process|required)$"],
+            capture_output=True, text=True, env=environment(), check=False,
+        )  # fmt: skip
+    except OSError as err:
+        raise HotpathError(f"cannot run git: {err}") from err
+    drivers = {key[len("filter.") : key.rindex(".")] for key in done.stdout.split()}
+    args = []
+    for driver in sorted(drivers):
+        for key, value in (("clean", ""), ("smudge", ""), ("process", ""), ("required", "false")):
+            args += ["-c", f"filter.{driver}.{key}={value}"]
+    return args
+
+
+def git(repo: Path, *args: str, input: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+    """`git -C repo ARGS` as the module docstring says; never raises for git's
+    own exit status (the caller reads it), HotpathError when git cannot start."""
+    command = ["git", *_config_args(), *_filter_overrides(repo), "-C", str(repo), *args]
+    try:
+        return subprocess.run(
+            command, input=input, capture_output=True, env=environment(), check=False
+        )
+    except OSError as err:
+        raise HotpathError(f"cannot run git: {err}") from err
