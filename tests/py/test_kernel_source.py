@@ -13,6 +13,7 @@ values only, never speed.
 """
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -406,3 +407,30 @@ def test_a_prepared_tree_records_how_it_was_made():
     assert facts["kind"] == "debian" and facts["kernelrelease"] == tree.version
     assert facts["packages"]["linux-source-6.12"] == facts["debian_version"]
     assert "total" in facts["seconds"] and tree.root.is_dir()
+
+
+def test_a_fifo_a_device_or_a_huge_file_in_a_tree_is_refused_at_once(tmp_path):
+    """Regular files only, never blocking, and a size limit (issue 40, items
+    8 and 9): before, a FIFO as the Makefile hung `hotpath kernels`, and a
+    link to /dev/zero was read until memory ran out."""
+    hotpath = Path(sys.executable).with_name("hotpath")
+    cases = {}
+    fifo = write_tree(tmp_path / "fifo", {"Kconfig": ""})
+    os.mkfifo(fifo / "Makefile")
+    cases[fifo] = "not a regular file"
+    zero = write_tree(tmp_path / "zero", {"Kconfig": ""})
+    (zero / "Makefile").symlink_to("/dev/zero")
+    cases[zero] = "not a regular file"
+    huge = write_tree(tmp_path / "huge", {"Kconfig": "", "Makefile": MAKEFILE})
+    (huge / "arch/x86/lib").mkdir(parents=True)
+    with (huge / "arch/x86/lib/csum-partial_64.c").open("wb") as sparse:
+        sparse.truncate(3 << 30)  # 3 GB, sparse
+    cases[huge] = "bytes; allowed: at most"
+    for root, words in cases.items():
+        done = subprocess.run(
+            [str(hotpath), "csum", "--kernel-tree", str(root), "--no-debian-kernels"],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert done.returncode == 2, (root, done.stderr)
+        assert words in done.stderr and str(root) in done.stderr, done.stderr
+        assert "Traceback" not in done.stderr

@@ -19,6 +19,8 @@ out (Debian's) or refused (the user's, exit 2).
 
 import functools
 import json
+import os
+import stat
 import subprocess
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -189,16 +191,38 @@ def load_component(
 Reader = Callable[[str], bytes | None]
 
 
+# The largest tree file hotpath reads itself (the kernel's largest source
+# files are a few MB): a sparse file or a link to /dev/zero is refused.
+MAX_TREE_FILE = 64 << 20
+
+
 def folder_reader(root: Path) -> Reader:
     """A tree's files as they are on disk, by their path in the tree, each
-    read once (a layout is checked from the same files its version comes from)."""
+    read once (a layout is checked from the same files its version comes
+    from). Regular files only, opened without blocking (a FIFO never hangs
+    the read) and at most MAX_TREE_FILE bytes: else UsageError naming it."""
 
     @functools.cache
     def read(path: str) -> bytes | None:
+        where = root / path
         try:
-            return (root / path).read_bytes()
+            fd = os.open(where, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
         except (FileNotFoundError, NotADirectoryError, IsADirectoryError):
             return None
+        except OSError as err:
+            raise UsageError(f"--kernel-tree: cannot read {where}: {err.strerror}") from err
+        with os.fdopen(fd, "rb") as handle:
+            info = os.fstat(handle.fileno())
+            if not stat.S_ISREG(info.st_mode):
+                raise UsageError(
+                    f"--kernel-tree: {where} is not a regular file; allowed: a tree's files"
+                )
+            if info.st_size > MAX_TREE_FILE:
+                raise UsageError(
+                    f"--kernel-tree: {where} has {info.st_size} bytes; allowed: at most "
+                    f"{MAX_TREE_FILE} for a file hotpath reads"
+                )
+            return handle.read(MAX_TREE_FILE + 1)
 
     return read
 
