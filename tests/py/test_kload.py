@@ -38,6 +38,12 @@ ALT_GLUE = textwrap.dedent("""\
     }
 """)
 
+TRAP_GLUE = textwrap.dedent("""\
+    #include <linux/module.h>
+    int hp_test_init(void);
+    int hp_test_init(void) { __builtin_trap(); }
+""")
+
 MISSING_GLUE = textwrap.dedent("""\
     #include <linux/module.h>
     int hp_no_such_kernel_function(int);
@@ -219,3 +225,15 @@ def test_avc_times_avc_c_own_lookup_of_both_debian_trees(cli, real_runner):
     assert res.status == 0, res.err
     kernel = {v["name"]: v for v in res.json()["variants"]}["linux-6.12"]
     assert kernel["status"] == "unavailable" and "AVC_CACHE_SLOTS" in kernel["reason"]
+
+
+def test_an_init_that_crashes_the_loader_is_said_with_its_signal(tree_612, build_dir, tmp_path):
+    source = tmp_path / "hp_test_trap.c"
+    source.write_text(TRAP_GLUE)
+    glue = kbuild.build_glue(tree_612, source, "hp_test_trap")
+    spec = kload.write_spec(
+        tree_612.root, [glue], repo_root() / "build" / "kruntime.o", kload.mitigations("off"),
+        tmp_path, init="hp_test_init",
+    )  # fmt: skip
+    with pytest.raises(HotpathError, match=r"killed the loader with SIGILL.*load spec"):
+        kbuilt.check_load(build_dir, spec, ())

@@ -20,6 +20,7 @@ out (Debian's) or refused (the user's, exit 2).
 import functools
 import json
 import os
+import signal
 import stat
 import subprocess
 from collections.abc import Callable
@@ -130,19 +131,35 @@ class LoadRefusedError(HotpathError):
         self.missing = missing
 
 
+LOAD_SECONDS = 60  # an init that loops is said, not waited for
+
+
 def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> dict[str, int]:
     """Load the image once as the runner will; its patch counts, or the reason."""
     bench = runner_build / "hotpath-bench"
-    done = subprocess.run(
-        [str(bench), "kload", str(spec), *(e.symbol for e in entries)],
-        capture_output=True,
-        text=True,
-        check=False,
-    )
+    try:
+        done = subprocess.run(
+            [str(bench), "kload", str(spec), *(e.symbol for e in entries)],
+            capture_output=True,
+            text=True,
+            timeout=LOAD_SECONDS,
+            check=False,
+        )
+    except subprocess.TimeoutExpired as err:
+        raise LoadRefusedError(
+            f"loading the objects did not finish within {LOAD_SECONDS} s (their init?); "
+            f"the load spec: {spec}",
+            [],
+        ) from err
     try:
         facts = json.loads(done.stdout)
     except ValueError:
-        facts = {"error": (done.stderr.strip() or f"exit status {done.returncode}")}
+        if done.returncode < 0:
+            signal_name = signal.Signals(-done.returncode).name
+            why = f"loading them killed the loader with {signal_name} (their init, or code it ran)"
+        else:
+            why = done.stderr.strip() or f"exit status {done.returncode}"
+        facts = {"error": f"{why}; the load spec: {spec}"}
     if "error" in facts:
         said = f"the runner refused the objects: {facts['error']}"
         raise LoadRefusedError(said, facts.get("missing", []))
