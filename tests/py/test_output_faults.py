@@ -513,3 +513,19 @@ def test_bad_input_leaves_home_empty(tmp_path, args):
     assert res.returncode == 2, res.stderr
     assert res.stdout.strip() == "False"
     assert list(home.iterdir()) == []
+
+
+@pytest.mark.parametrize(
+    "command",
+    [["history"], ["machines"], ["kernels"], ["dispatch", "--show"], ["tune", "list"]],
+)
+def test_a_full_disk_on_standard_output_is_one_line_and_exit_1(command, tmp_path):
+    """`> /dev/full` (issue 40, item 13): before, OSError's traceback."""
+    env = {**os.environ, "HOTPATH_DB": str(tmp_path / "h.sqlite")}
+    with open("/dev/full", "w") as full:
+        done = subprocess.run(
+            [sys.executable, "-m", "hotpath", *command],
+            stdout=full, stderr=subprocess.PIPE, text=True, env=env, timeout=120, check=False,
+        )  # fmt: skip
+    assert done.returncode == 1, done.stderr
+    assert done.stderr == "hotpath: cannot write the output: No space left on device\n"
