@@ -5,7 +5,8 @@
 numpy) both run their handler through run_handler(): a HotpathError ends
 with its message and status (2 bad input, 1 failure), Ctrl-C with 130,
 SIGTERM with 143, a write that cannot be made (a full disk under
-`> /dev/full`, a broken pipe) with 1 and one line. SIGTERM unwinds like SIGINT, so finally blocks run: the
+`> /dev/full`, a broken pipe) with 1 and one line. SIGTERM unwinds like
+SIGINT, so finally blocks run: the
 runner is killed, temporary folders go, nothing half-written is stored,
 and tune's evaluate puts the settings back.
 """

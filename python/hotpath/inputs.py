@@ -62,6 +62,14 @@ def integer(text: str) -> int:
     return value
 
 
+def path(text: str) -> Path:
+    """argparse's type for a file or folder option: an empty value is not
+    the current folder (`--out ''` once wrote the report there)."""
+    if not text:
+        raise argparse.ArgumentTypeError("'': allowed: a path (an empty one names nothing)")
+    return Path(text)
+
+
 def decimal(text: str) -> float:
     """argparse's type for a number option, in place of float."""
     if not DECIMAL.fullmatch(text):

@@ -529,3 +529,23 @@ def test_a_full_disk_on_standard_output_is_one_line_and_exit_1(command, tmp_path
         )  # fmt: skip
     assert done.returncode == 1, done.stderr
     assert done.stderr == "hotpath: cannot write the output: No space left on device\n"
+
+
+@pytest.mark.parametrize(
+    "command",
+    [
+        ["report", "last", "--out", ""],
+        ["run", "--out", ""],
+        ["compare", "last:a", "last:b", "--html", ""],
+        ["trend", "--all", "--html", ""],
+        ["csum", "--plot", ""],
+        ["dispatch", "--try", ""],
+        ["dispatch", "--write", ""],
+    ],
+)
+def test_an_empty_path_is_refused_not_taken_as_the_current_folder(cli, command, tmp_path):
+    """(issue 40, item 18): before, `report --out ''` wrote into the current
+    folder and `dispatch --try ''` said "'.': is a directory"."""
+    res = cli(*command)
+    assert res.status == 2, (res.out, res.err)
+    assert "'': allowed: a path" in res.err

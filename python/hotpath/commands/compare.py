@@ -9,13 +9,13 @@ with the other's, size by size.
 import argparse
 import json
 import sys
-from pathlib import Path
 
 from hotpath import compare, destination
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.commands.report import write_folder
 from hotpath.db.access import check_db_path
 from hotpath.errors import UsageError
+from hotpath.inputs import path
 from hotpath.machine import Fingerprint
 from hotpath.render import compare_html, compare_text
 from hotpath.report import check_folder
@@ -39,7 +39,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--json", action="store_true", help="print hotpath.compare/2 JSON")
     parser.add_argument(
         "--html",
-        type=Path,
+        type=path,
         default=None,
         metavar="DIR",
         help="also write the comparison as DIR/compare.html (verdicts, machines side by side, "

@@ -19,7 +19,7 @@ from pathlib import Path
 from hotpath import dispatch, measure, measured_rows
 from hotpath.destination import check_folder, write_file
 from hotpath.errors import HotpathError, RunnerError, UsageError
-from hotpath.inputs import check_rounds
+from hotpath.inputs import check_rounds, path
 from hotpath.protocol import DispatchFacts, Listing, ParsedRow, Steps, parse_row
 from hotpath.results import RunResult
 from hotpath.runner import Runner, invoke
@@ -63,11 +63,11 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("--rounds", type=int, default=60, help="samples per figure (default 60)")
     parser.add_argument(
-        "--write", type=Path, default=None, metavar="FILE",
+        "--write", type=path, default=None, metavar="FILE",
         help="save the measured row; use it with HOTPATH_DISPATCH=FILE",
     )  # fmt: skip
     parser.add_argument(
-        "--try", dest="try_row", type=Path, default=None, metavar="FILE",
+        "--try", dest="try_row", type=path, default=None, metavar="FILE",
         help="no method figures: run the row in FILE beside the row in use (hp_csum() and "
         "hp_crc32c() through each, alternating pairs of runs) and print the gain per length",
     )  # fmt: skip

@@ -6,7 +6,6 @@ first failing case) or the run failed, 2 bad input.
 """
 
 import argparse
-from pathlib import Path
 
 from hotpath import kernelsrc, measure
 from hotpath.commands import seedtable
@@ -32,6 +31,7 @@ from hotpath.inputs import (
     parse_names,
     parse_sizes,
     parse_with,
+    path,
     unique_names,
 )
 from hotpath.labs import Lab, enrich
@@ -107,7 +107,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="a variant call still running after S seconds is stopped and the variant "
         "reported WRONG with 'did not return' (default 30; 0: no limit)",
     )
-    parser.add_argument("--plot", type=Path, default=None, metavar="DIR", help="write plots here")
+    parser.add_argument("--plot", type=path, default=None, metavar="DIR", help="write plots here")
     add_output_options(parser)
     seedtable.add_flags(parser, lab)
     lab.add_arguments(parser)

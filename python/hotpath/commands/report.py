@@ -16,6 +16,7 @@ from hotpath.commands.common import add_db_option, db_path
 from hotpath.db.access import check_db_path
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError
+from hotpath.inputs import path
 from hotpath.report import check_folder, write_pages, write_results
 from hotpath.results import RunResult
 from hotpath.store import Store
@@ -31,7 +32,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "./hotpath-report-run<ID>) and prints the folder last.",
     )
     parser.add_argument("run_ref", metavar="RUN", help="run id, 'last' or 'last~N'")
-    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="report folder")
+    parser.add_argument("--out", type=path, default=None, metavar="DIR", help="report folder")
     add_threshold_option(parser, 0.0, "the summary's kernel lines")
     add_db_option(parser)
     parser.set_defaults(handler=run)

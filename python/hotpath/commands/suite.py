@@ -34,7 +34,7 @@ from hotpath.commands.common import (
 from hotpath.commands.lab import own_sizes
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
-from hotpath.inputs import check_repeat
+from hotpath.inputs import check_repeat, path
 from hotpath.labs import ALL_LABS, enrich
 from hotpath.render import summary as summary_text
 from hotpath.render import text
@@ -54,7 +54,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "report.md, report.html, results.json and plots. Prints the folder last.",
     )
     parser.add_argument("--quick", action="store_true", help="fewer rounds: a smoke run")
-    parser.add_argument("--out", type=Path, default=None, metavar="DIR", help="report folder")
+    parser.add_argument("--out", type=path, default=None, metavar="DIR", help="report folder")
     parser.add_argument("--no-store", action="store_true", help="do not save the run")
     add_threshold_option(parser, 0.0, "the summary's kernel lines")
     add_repeat_option(parser)

@@ -22,6 +22,7 @@ from hotpath.commands.report import write_folder
 from hotpath.db.access import check_db_path
 from hotpath.destination import check_folder
 from hotpath.errors import UsageError
+from hotpath.inputs import path
 from hotpath.results import unit_name
 from hotpath.trend import (
     DEFAULT_MAX_PVALUE,
@@ -108,7 +109,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     )
     parser.add_argument("--json", action="store_true", help=f"print {TREND_SCHEMA} JSON")
     parser.add_argument(
-        "--html", type=Path, default=None, metavar="DIR", help=f"write {PAGE} (plots) into DIR"
+        "--html", type=path, default=None, metavar="DIR", help=f"write {PAGE} (plots) into DIR"
     )
     parser.set_defaults(handler=run)
 
