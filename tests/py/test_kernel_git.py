@@ -10,7 +10,8 @@ from pathlib import Path
 
 import pytest
 
-from hotpath.errors import HotpathError
+from hotpath.errors import HotpathError, UsageError
+from hotpath.kernelsrc import git as hotpath_git
 from hotpath.kernelsrc import kbuild, trees
 
 MAKEFILE = "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\nEXTRAVERSION =\n"
@@ -73,3 +74,26 @@ def test_hotpaths_git_runs_nothing_the_repository_says(hostile):
     with pytest.raises(HotpathError, match="No rule to make target 'defconfig'"):
         kbuild.prepare_working(repo, "defconfig", log=lambda line: None)
     assert [p.name for p in marks.iterdir()] == []
+
+
+def test_a_repository_of_another_user_is_refused_with_gits_words_unless_allowed(
+    tmp_path, monkeypatch
+):
+    """(issue 40, item 17): before, "not the top of a git checkout"."""
+    repo = tmp_path / "theirs"
+    repo.mkdir()
+    (repo / "Makefile").write_text(MAKEFILE)
+    run("git", "init", "-q", ".", cwd=repo)
+    run("git", "add", "-A", cwd=repo)
+    run("git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-qm", "one", cwd=repo)
+    subprocess.run(["chown", "-R", "nobody", str(repo)], check=True)
+    monkeypatch.setenv("HOME", str(tmp_path))  # a global config of the test's own
+    monkeypatch.delenv("XDG_CONFIG_HOME", raising=False)
+    hotpath_git._safe_directories.cache_clear()
+    with pytest.raises(UsageError, match=r"dubious ownership.*safe\.directory"):
+        trees.parse_kernel_tree(f"{repo}@HEAD", ("Makefile",))
+    run("git", "config", "--global", "--add", "safe.directory", str(repo), cwd=tmp_path)
+    hotpath_git._safe_directories.cache_clear()
+    (head,) = trees.parse_kernel_tree(f"{repo}@HEAD", ("Makefile",))
+    assert head.read("Makefile") == MAKEFILE.encode()
+    hotpath_git._safe_directories.cache_clear()

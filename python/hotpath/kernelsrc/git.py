@@ -11,7 +11,8 @@ hooks (`post-checkout` on `worktree add`), external diff and textconv
 drivers, a pager. Every git command of hotpath's goes through git() here:
 
 - no system or global configuration (GIT_CONFIG_NOSYSTEM, GIT_CONFIG_GLOBAL
-  and the system attributes off), no pager, no prompt, no optional locks;
+  and the system attributes off) but their safe.directory entries, no
+  pager, no prompt, no optional locks;
 - `-c` overrides for the repository's own: fsmonitor off, hooks from an
   empty path, no external diff, no network protocol, no automatic gc or
   maintenance, and every filter driver its configuration names made empty
@@ -24,6 +25,7 @@ Building a tree still runs the tree's code (its Makefiles, its host
 programs): that is Kbuild's, said in the docs and the options' help.
 """
 
+import functools
 import os
 import subprocess
 from pathlib import Path
@@ -57,13 +59,33 @@ SAFE_CONFIG = (
 )
 
 
+@functools.cache
+def _safe_directories() -> tuple[str, ...]:
+    """The system's and the user's safe.directory values: the one setting of
+    theirs that reading a repository honours (a repository owned by another
+    user is refused by git unless it is listed), passed on with `-c`.
+    Reading a configuration runs nothing."""
+    found: list[str] = []
+    for scope in ("--system", "--global"):
+        try:
+            done = subprocess.run(
+                ["git", "config", scope, "--get-all", "safe.directory"],
+                capture_output=True, text=True, check=False,
+            )  # fmt: skip
+        except OSError:
+            return ()
+        found += done.stdout.splitlines()
+    return tuple(dict.fromkeys(found))
+
+
 def environment() -> dict[str, str]:
     env = {k: v for k, v in os.environ.items() if k not in DROPPED}
     return {**env, **SAFE_ENV}
 
 
 def _config_args() -> list[str]:
-    return [arg for item in SAFE_CONFIG for arg in ("-c", item)]
+    items = [*SAFE_CONFIG, *(f"safe.directory={d}" for d in _safe_directories())]
+    return [arg for item in items for arg in ("-c", item)]
 
 
 def _filter_overrides(repo: Path) -> list[str]:

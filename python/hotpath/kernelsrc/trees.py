@@ -91,10 +91,20 @@ def _git(root: Path, *args: str) -> subprocess.CompletedProcess[bytes]:
 
 
 def _is_git(root: Path) -> bool:
-    """The top of a git checkout, or a bare repository."""
+    """The top of a git checkout, or a bare repository. One git refuses to
+    read (owned by another user) is refused with git's words and the way
+    to allow it."""
     top = _git(root, "rev-parse", "--show-toplevel")
     if top.returncode == 0:
         return Path(top.stdout.decode().strip()) == root.resolve()
+    said_err = top.stderr.decode(errors="replace")
+    if "safe.directory" in said_err:
+        first = next(line for line in said_err.splitlines() if line.strip())
+        raise UsageError(
+            f"--kernel-tree '{root}': git will not read it: {first.removeprefix('fatal: ')} "
+            f"(it is owned by another user); allowed: a repository git reads for you, e.g. "
+            f"after `git config --global --add safe.directory {root.resolve()}`"
+        )
     bare = _git(root, "rev-parse", "--is-bare-repository", "--absolute-git-dir")
     said = bare.stdout.decode().split("\n")
     return bare.returncode == 0 and said[0] == "true" and Path(said[1]) == root.resolve()
