@@ -361,3 +361,30 @@ def test_a_run_keeps_and_reports_its_dispatch_row(cli, tmp_path: Path):
     assert cli("report", "last", "--db", db, "--out", str(report)).status == 0
     page = (report / "report.html").read_text()
     assert "dispatch row (hp_csum, hp_crc32c): fake (built-in)" in page
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_a_destination_that_cannot_be_written_is_refused_before_measuring(
+    cli, tmp_path: Path, monkeypatch
+):
+    """(issue 40, item 14): before, --write into a missing folder measured
+    and then raised FileNotFoundError; --save into an unwritable cache,
+    OSError."""
+    measured = []
+    monkeypatch.setattr(
+        "hotpath.commands.dispatch._measure_until_decided",
+        lambda *a, **k: measured.append(1) or pytest.fail("measured"),
+    )
+    res = cli("dispatch", "--write", str(tmp_path / "missing" / "x.row"))
+    assert res.status == 2 and "no folder" in res.err and "missing" in res.err
+    cache = tmp_path / "cache"
+    cache.mkdir()
+    monkeypatch.setenv("XDG_CACHE_HOME", str(cache))
+    real_access = os.access
+    monkeypatch.setattr(
+        os, "access", lambda p, m, **k: False if m & os.W_OK and str(p).startswith(str(cache))
+        else real_access(p, m, **k),
+    )  # fmt: skip
+    res = cli("dispatch", "--save")
+    assert res.status == 2 and "--save" in res.err and "not writable" in res.err, res.err
+    assert not measured

@@ -320,8 +320,29 @@ def _check_options(args: argparse.Namespace) -> int:
     if args.write is not None:
         if args.write.is_dir():
             raise UsageError(f"--write '{args.write}': a folder; allowed: a file to write")
+        if not args.write.parent.is_dir():
+            raise UsageError(
+                f"--write '{args.write}': no folder '{args.write.parent}'; allowed: a file in "
+                "an existing folder"
+            )
         check_folder(args.write.parent, "--write")
     return rounds
+
+
+def _check_keep(args: argparse.Namespace, where: "measured_rows.Places | None") -> None:
+    """--save and --system: the folder the row goes to can be made or written
+    into, refused (exit 2) before anything is measured."""
+    if where is None:
+        return
+    for wanted, folder, label in (
+        (args.save, where.user.parent if where.user is not None else None, "--save"),
+        (args.system, where.system.parent, "--system"),
+    ):
+        if not wanted:
+            continue
+        if folder is None:
+            raise UsageError("--save: no HOME to keep the row in; allowed: --write FILE")
+        check_folder(folder, label, " (XDG_CACHE_HOME)" if label == "--save" else "")
 
 
 def _measure(
@@ -527,6 +548,7 @@ def run(args: argparse.Namespace) -> int:
     where = measured_rows.places(in_use)
     if (args.save or args.system) and where is None:
         raise RunnerError("the runner does not say where this CPU's measured row is kept")
+    _check_keep(args, where)
     use_row = (in_use.get("name", ""), in_use.get("text", ""))
     used: Steps = known.dispatch_steps or {}
     head = [
