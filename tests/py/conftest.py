@@ -22,7 +22,7 @@ import pytest
 
 from hotpath.cli import main
 from hotpath.debian import cache_root, candidate_version, download, locked
-from hotpath.kernelsrc import kbuild
+from hotpath.kernelsrc import devtrees, kbuild
 
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
@@ -250,7 +250,9 @@ def kernel_good(kernel_repo):
     """The repository's `good` prepared in a git worktree of the cache."""
     with pytest.MonkeyPatch.context() as mp:
         mp.setenv("HOTPATH_GUEST_CACHE", str(MACHINE_CACHE))
-        return kbuild.prepare_worktree(kernel_repo, KERNEL_GOOD, "debian-6.12", log=lambda _: None)
+        return devtrees.prepare_worktree(
+            kernel_repo, KERNEL_GOOD, "debian-6.12", log=lambda _: None
+        )
 
 
 @pytest.fixture(scope="session")

@@ -21,7 +21,7 @@ import pytest
 from conftest import KERNEL_BROKEN, KERNEL_GOOD
 from hotpath.debian import locked
 from hotpath.errors import HotpathError, UsageError
-from hotpath.kernelsrc import kbuild
+from hotpath.kernelsrc import devtrees, kbuild
 
 GLUE_C = textwrap.dedent("""\
     #include <linux/module.h>
@@ -234,24 +234,24 @@ def test_a_commit_is_prepared_in_a_worktree_of_the_cache(kernel_repo, kernel_goo
     assert "__mcount_loc" in names and ".return_sites" not in names
     assert "__fentry__" in tool("readelf", "-rW", str(obj))
     monkeypatch.setattr(kbuild, "make", lambda *a: pytest.fail("make called"))
-    assert kbuild.prepare_worktree(kernel_repo, KERNEL_GOOD, "debian-6.12") == tree
+    assert devtrees.prepare_worktree(kernel_repo, KERNEL_GOOD, "debian-6.12") == tree
     # Another name of the same commit finds the same entry, named as asked.
     sha = tool("git", "-C", str(kernel_repo), "rev-parse", KERNEL_GOOD).strip()
-    again = kbuild.prepare_worktree(kernel_repo, f"{KERNEL_BROKEN}~1", "debian-6.12")
+    again = devtrees.prepare_worktree(kernel_repo, f"{KERNEL_BROKEN}~1", "debian-6.12")
     assert again.entry == tree.entry and again.name == "linux-broken-1"
     assert f"at {KERNEL_BROKEN}~1 (commit {sha[:12]})" in again.where
 
 
 def test_a_bad_revision_or_config_is_refused(kernel_repo):
     with pytest.raises(UsageError, match="not a commit"):
-        kbuild.prepare_worktree(kernel_repo, "no-such-tag")
+        devtrees.prepare_worktree(kernel_repo, "no-such-tag")
     with pytest.raises(UsageError, match=r"allowed: auto, debian-6\.12"):
-        kbuild.prepare_worktree(kernel_repo, KERNEL_GOOD, "tinyconfig")
+        devtrees.prepare_worktree(kernel_repo, KERNEL_GOOD, "tinyconfig")
 
 
 def test_a_working_tree_is_built_out_of_place_and_never_written(clean_612, tmp_path):
     before = {p: p.stat().st_mtime_ns for p in clean_612.rglob("*")}
-    tree = kbuild.prepare_working(clean_612, "defconfig", log=lambda line: None)
+    tree = devtrees.prepare_working(clean_612, "defconfig", log=lambda line: None)
     assert not tree.fixed and tree.out is not None and tree.root == clean_612
     (obj,) = kbuild.build_objects(tree, ["arch/x86/lib/csum-partial_64.o"])
     assert obj == tree.out / "arch/x86/lib/csum-partial_64.o" and obj.is_file()
@@ -269,7 +269,7 @@ def test_a_tree_configured_in_place_outside_git_is_refused_for_o(tmp_path):
     for name in ("Makefile", "Kconfig", ".config"):
         (tmp_path / name).write_text("")
     with pytest.raises(UsageError, match="not the top of a git checkout"):
-        kbuild.prepare_working(tmp_path)
+        devtrees.prepare_working(tmp_path)
 
 
 def test_prune_forgets_a_removed_worktree_in_its_repository(tmp_path, monkeypatch):

@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 
 from hotpath.errors import HotpathError, UsageError
+from hotpath.kernelsrc import devtrees, trees
 from hotpath.kernelsrc import git as hotpath_git
-from hotpath.kernelsrc import kbuild, trees
 
 MAKEFILE = "VERSION = 6\nPATCHLEVEL = 12\nSUBLEVEL = 0\nEXTRAVERSION =\n"
 
@@ -70,9 +70,9 @@ def test_hotpaths_git_runs_nothing_the_repository_says(hostile):
     # the configured checkout's changes (git diff: fsmonitor, clean,
     # textconv); both then stop at Kbuild, which this tree does not have.
     with pytest.raises(HotpathError, match="No rule to make target 'defconfig'"):
-        kbuild.prepare_worktree(repo, "HEAD", "defconfig", log=lambda line: None)
+        devtrees.prepare_worktree(repo, "HEAD", "defconfig", log=lambda line: None)
     with pytest.raises(HotpathError, match="No rule to make target 'defconfig'"):
-        kbuild.prepare_working(repo, "defconfig", log=lambda line: None)
+        devtrees.prepare_working(repo, "defconfig", log=lambda line: None)
     assert [p.name for p in marks.iterdir()] == []
 
 

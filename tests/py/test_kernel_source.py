@@ -30,7 +30,7 @@ from conftest import (
 )
 from hotpath.debian import locked
 from hotpath.errors import UsageError
-from hotpath.kernelsrc import kbuild, kbuilt, layouts, timed_files, trees
+from hotpath.kernelsrc import devtrees, kbuild, kbuilt, layouts, timed_files, trees
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
@@ -263,7 +263,7 @@ def test_a_tree_that_does_not_compile_is_refused_with_the_command_and_first_erro
     assert f"--kernel-tree '{clean_broken}'" in said
     assert "make -C" in said and "arch/x86/lib/csum-partial_64.o" in said
     assert "csum-partial_64.c:" in said and "error:" in said and "csum_finalize" in said
-    tree = kbuild.prepare_working(clean_broken, "defconfig")  # prepared, and kept
+    tree = devtrees.prepare_working(clean_broken, "defconfig")  # prepared, and kept
     assert not (tree.objtree / "arch/x86/lib/csum-partial_64.o").exists()
 
 
@@ -359,7 +359,7 @@ def test_bad_kernel_config_values_are_refused(cli, tmp_path):
             " ".join(res.err.split())
         )
     with pytest.raises(UsageError, match="tinyconfig"):
-        kbuild.check_config("tinyconfig")
+        devtrees.check_config("tinyconfig")
 
 
 def test_the_help_says_that_building_a_tree_runs_its_code(cli):

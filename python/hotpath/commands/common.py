@@ -24,7 +24,7 @@ from hotpath.db.access import check_db_path, db_path, storing
 from hotpath.db.location import location_type
 from hotpath.destination import check_folder, reason
 from hotpath.errors import HotpathError, StoreError, UsageError
-from hotpath.kernelsrc import kbuild
+from hotpath.kernelsrc import devtrees
 from hotpath.labs import Lab
 from hotpath.plots import plot_run
 from hotpath.render import markdown, text
@@ -187,7 +187,7 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
 def _kernel_config(value: str) -> str:
     """--kernel-config's value, checked (exit 2 naming it and what is allowed)."""
     try:
-        return kbuild.check_config(value)
+        return devtrees.check_config(value)
     except UsageError as err:
         raise argparse.ArgumentTypeError(str(err).removeprefix("--kernel-config ")) from err
 

@@ -25,6 +25,7 @@ re-implementation. docs/kernel-source.md has the whole story.
 
 - trees: a developer's tree as --kernel-tree names it, checked and named
 - kbuild: whole trees prepared by their own build, objects from Kbuild
+- devtrees: a developer's trees (worktrees of its commits, its working tree)
 - kbuilt, kload: the Kbuild components, the loader's spec, mitigations
 - layouts: which files and symbols a tree must have, which variants
 """
@@ -35,7 +36,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
-from hotpath.kernelsrc import kbuild, kload
+from hotpath.kernelsrc import devtrees, kbuild, kload
 from hotpath.kernelsrc.kbuilt import (
     KbuildComponent,
     fitting,
@@ -222,7 +223,7 @@ def lab_kernels(
     modes = list(dict.fromkeys(m.strip() for m in mitigations.split(",")))
     for mode in modes:
         kload.mitigations(mode)  # UsageError naming a mode not allowed
-    kbuild.check_config(config)
+    devtrees.check_config(config)
     found = KernelSet()
     if not timed_files(lab):
         return found

@@ -3,12 +3,12 @@
 
 - `--kernel-tree DIR`: the working tree as it is, prepared by its own
   Kbuild with O= into the cache, nothing written to it
-  (kbuild.prepare_working): `linux-HEAD` in a git checkout whose timed
+  (devtrees.prepare_working): `linux-HEAD` in a git checkout whose timed
   files equal HEAD's, `linux-HEAD+dirty` where they differ (uncommitted
   or untracked), `linux-<version>` outside git.
 - `--kernel-tree DIR@REV[,REV...]`: each revision a commit, prepared in a
   git worktree of the cache, never the developer's checkout
-  (kbuild.prepare_worktree): `linux-<REV>`, every character of REV that
+  (devtrees.prepare_worktree): `linux-<REV>`, every character of REV that
   is not a letter, digit or one of `._+-` made `-` (HEAD~1: linux-HEAD-1).
   DIR is the top of a git checkout, or a bare repository.
 
@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
-from hotpath.kernelsrc import kbuild
+from hotpath.kernelsrc import devtrees, kbuild
 from hotpath.kernelsrc.git import git
 from hotpath.kernelsrc.kbuilt import Reader, folder_reader
 
@@ -72,9 +72,9 @@ class UserTree:
     def prepare(self, config: str, log: kbuild.Log = kbuild.say) -> kbuild.PreparedTree:
         """The tree prepared by its own Kbuild (cached), named as here."""
         if self.rev is None:
-            tree = kbuild.prepare_working(self.root, config, log)
+            tree = devtrees.prepare_working(self.root, config, log)
         else:
-            tree = kbuild.prepare_worktree(self.root, self.rev, config, log)
+            tree = devtrees.prepare_worktree(self.root, self.rev, config, log)
         where = f"{tree.where}; {self.said}" if self.said else tree.where
         return dataclasses.replace(tree, name=self.name, where=where)
 
