@@ -6,13 +6,13 @@ asked what it knows, the user's variants compiled, the runner started once
 per primitive, and the samples summarized into a RunResult.
 """
 
-import tempfile
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
 
 import numpy as np
 
+from hotpath import tempdirs
 from hotpath.db.location import DbLocation
 from hotpath.errors import RunnerError, StoreError, UsageError
 from hotpath.inputs import UserVariantSpec, check_known
@@ -137,7 +137,7 @@ def run_requests(
     """
     learnt = list(width_history or [])
     groups: list[list[BenchRun]] = [[] for _ in requests]
-    with tempfile.TemporaryDirectory(prefix="hotpath-with-") as tmp:
+    with tempdirs.fresh("hotpath-with-") as tmp:  # a kill -9's: removed by the next run
         # A file whose needs= this CPU lacks is not even compiled.
         needs = any(spec.needs for spec in user_specs)
         features = listing(runner).cpu.features if needs else []

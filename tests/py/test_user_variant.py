@@ -1,7 +1,10 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """--with FILE.c:FUNCTION: compile errors, missing symbols, wrong results."""
 
+import os
 import shutil
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -50,3 +53,23 @@ def test_missing_symbol(cli, tmp_path: Path):
     res = cli("csum", "--db", str(db), "--with", f"{src}:missing_fn")
     assert res.status == 2 and "missing_fn" in res.err
     assert not db.exists()
+
+
+def test_a_killed_runs_build_folder_is_removed_by_the_next_run(cli, tmp_path: Path, monkeypatch):
+    """(issue 40, item 12): kill -9 left /tmp/hotpath-with-* with compiled
+    .so files for good; the next run removes those whose hotpath is gone."""
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
+    ended = subprocess.Popen(["true"])
+    ended.wait()
+    stale = tmp_path / f"hotpath-with-{ended.pid}-abc"
+    live = tmp_path / f"hotpath-with-{os.getpid()}-def"
+    for folder in (stale, live):
+        folder.mkdir()
+        (folder / "mine.so").write_bytes(b"\0")
+    src = tmp_path / "mine.c"
+    src.write_text(GOOD_C)
+    res = cli("csum", "--rounds", "5", "--modes", "latency", "--no-store",
+              "--with", f"{src}:my_csum")  # fmt: skip
+    assert "my_csum" in res.out, res.err
+    # the stale one removed, the run's own removed when it ended, a live one kept
+    assert {p.name for p in tmp_path.glob("hotpath-with-*")} == {live.name}

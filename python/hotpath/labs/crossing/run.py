@@ -10,15 +10,14 @@ $HOTPATH_CROSSING names, used as it is.
 import argparse
 import os
 import platform
-import re
 import shutil
-import stat
 import subprocess
 import sys
 import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from hotpath import tempdirs
 from hotpath.commands.common import db_path, deliver
 from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.labs.crossing import DEFAULT_PARENT, USER_PATHS, Workload, report, stored
@@ -98,33 +97,9 @@ def run_program(work: Workload, folder: Path) -> UserRun:
 def fresh_folder() -> Path:
     """A new folder for the run's file, named with this process's id: a
     hotpath killed before it could remove it leaves it, and the next run
-    that finds it with its owner gone removes it (remove_stale)."""
+    that finds it with its owner gone removes it (hotpath.tempdirs)."""
     parent = DEFAULT_PARENT if os.access(DEFAULT_PARENT, os.W_OK) else None
-    remove_stale(Path(parent or tempfile.gettempdir()))
-    return Path(tempfile.mkdtemp(prefix=f"{FOLDER}{os.getpid()}-", dir=parent))
-
-
-def remove_stale(parent: Path) -> None:
-    """Remove this user's fresh folders in `parent` whose hotpath is gone."""
-    for folder in parent.glob(f"{FOLDER}*-*"):
-        owner = re.fullmatch(rf"{FOLDER}(\d+)-\w+", folder.name)
-        try:
-            info = folder.lstat()
-        except OSError:  # gone meanwhile
-            continue
-        mine = info.st_uid == os.getuid() and stat.S_ISDIR(info.st_mode)
-        if owner and mine and not alive(int(owner.group(1))):
-            shutil.rmtree(folder, ignore_errors=True)
-
-
-def alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:  # another user's
-        return True
-    return True
+    return tempdirs.fresh_folder(FOLDER, parent)
 
 
 def _tsc(user: UserRun) -> float | None:
