@@ -363,6 +363,25 @@ def test_root_whose_proc_sys_links_out_refused(cli, tmp_path):
     assert not (root / "var").exists()
 
 
+def test_root_that_resolves_to_slash_refused(cli, tmp_path):
+    # A link to / would read (and, applied, write) the host's settings while
+    # saying "under ROOT": refused unless / is given as such. Only read-only
+    # commands are tried, so that even before the refusal nothing is written.
+    link = tmp_path / "slash"
+    link.symlink_to("/")
+    prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
+    for args in (
+        ["tune", "diff", str(prof), "--root", str(link)],
+        ["tune", "verify", str(prof), "--root", str(link)],
+        apply_args(link, prof, "--dry-run"),
+    ):
+        res = cli(*args)
+        assert res.status == 2, (args, res.out, res.err)
+        assert f"--root '{link}'" in res.err and "resolves to /" in res.err, res.err
+        assert "allowed" in res.err
+        assert "vm.swappiness" not in res.out and "under" not in res.out
+
+
 def test_root_whose_state_folder_links_out_refused(cli, tmp_path, root):
     outside = tmp_path / "outside-var"
     outside.mkdir()

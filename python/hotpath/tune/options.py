@@ -18,7 +18,16 @@ from hotpath.tune.text import escaped
 def checked_root(args: argparse.Namespace) -> Path:
     root: Path = args.root
     if not root.is_dir():
-        raise UsageError(f"--root '{root}': not a folder; allowed: a folder holding proc/sys, sys")
+        raise UsageError(
+            f"--root '{escaped(str(root))}': not a folder; allowed: a folder holding proc/sys, sys"
+        )
+    # A link (or ..) to / would read and write this system's settings while
+    # every line says "under ROOT": the system's own is asked for as / only.
+    if root != Path("/") and root.resolve() == Path("/"):
+        raise UsageError(
+            f"--root '{escaped(str(root))}': resolves to /, this system's own settings; "
+            "allowed: / given as such, or a folder holding a copy of proc/sys, sys"
+        )
     return root
 
 
