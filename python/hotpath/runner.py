@@ -9,7 +9,6 @@ $HOTPATH_RUNNER names a runner executable to use as it is, without make
 (the Python tests use it for a scripted stand-in).
 """
 
-import contextlib
 import json
 import os
 import re
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from hotpath.errors import RunnerError, UsageError
+from hotpath.processes import kill_group
 from hotpath.progress import ProgressBar
 from hotpath.tree import repo_root
 
@@ -97,7 +97,7 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
         command.append("--progress")
     try:
         # A group of its own: with the copies of it that a brought variant
-        # may fork, it is killed as one (_kill_group).
+        # may fork, it is killed as one (kill_group).
         proc = subprocess.Popen(
             command,
             stdout=subprocess.PIPE,
@@ -135,7 +135,7 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
     finally:
         # Whatever it left behind; on SIGINT, or SIGTERM made SystemExit
         # (cli.py), the runner too: no orphans.
-        _kill_group(proc)
+        kill_group(proc)
         status = proc.wait()
         for reader in readers:
             reader.join(timeout=5)  # the pipes close as the group dies
@@ -158,9 +158,3 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
         return json.loads(output)
     except json.JSONDecodeError as err:
         raise RunnerError(f"runner printed invalid JSON ({err}); stderr:\n{errors}") from err
-
-
-def _kill_group(proc: subprocess.Popen[bytes]) -> None:
-    """SIGKILL the runner's process group (the runner not yet reaped)."""
-    with contextlib.suppress(ProcessLookupError):  # none of it left
-        os.killpg(proc.pid, signal.SIGKILL)

@@ -184,6 +184,47 @@ def test_ctrl_c_restores_settings(tmp_path):
     assert not (root / "var/lib/hotpath/tune/snapshot.json").exists()
 
 
+def _alive(pid: int) -> bool:
+    """A running process, not a zombie waiting for its parent."""
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return False
+    return stat.rpartition(")")[2].split()[0] != "Z"
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_interrupted_evaluate_ends_the_whole_workload(tmp_path, signum):
+    # The workload's shell starts a child and waits for it: a signal to
+    # hotpath alone (kill PID, not Ctrl-C at a terminal) must end both.
+    root = make_root(tmp_path)
+    prof = profile(tmp_path, setting('"vm.fake_delay"', "2"))
+    pidfile = tmp_path / "child.pid"
+    command = f"sl=sleep 60 & echo $! > {pidfile}.new && mv {pidfile}.new {pidfile}; wait"
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hotpath", *evaluate_args(prof, root, 3, command)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not pidfile.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    child = int(pidfile.read_text())
+    try:
+        proc.send_signal(signum)
+        _, err = proc.communicate(timeout=30)
+        assert proc.returncode == 128 + signum, err
+        deadline = time.monotonic() + 10  # the child's new parent reaps it
+        while _alive(child) and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert not _alive(child), f"workload child {child} still running"
+    finally:
+        if _alive(child):
+            os.kill(child, signal.SIGKILL)
+
+
 def test_missing_workloads_named_and_skipped(monkeypatch, capsys):
     monkeypatch.setenv("PATH", "/nonexistent")
     chosen, skipped = workloads.select("hackbench,memcpy,hotpath-csum", [], quick=True)

@@ -15,11 +15,9 @@ itself exits 0), and an outer deadline always holds: QEMU is killed.
 
 import base64
 import binascii
-import contextlib
 import io
 import os
 import shutil
-import signal
 import subprocess
 import tarfile
 import tempfile
@@ -33,6 +31,7 @@ from hotpath.guest import initramfs
 from hotpath.guest.guestinit import COMMAND_PATH, HOST_TAG, MARK, MODULES_DIR, init_script
 from hotpath.guest.kernel import KernelBundle
 from hotpath.guest.modules import load_order
+from hotpath.processes import end_group
 from hotpath.tree import CHECKOUT
 
 QEMU = "qemu-system-x86_64"
@@ -182,12 +181,6 @@ class _Run:
     stderr: str
 
 
-def _kill(proc: "subprocess.Popen[bytes]") -> None:
-    with contextlib.suppress(ProcessLookupError):
-        os.killpg(proc.pid, signal.SIGKILL)
-    proc.wait()
-
-
 def _boot(command: list[str], work: Path, limit_s: float, probe_s: float | None) -> _Run:
     for name in ("console.log", "results.txt"):
         (work / name).unlink(missing_ok=True)
@@ -208,12 +201,12 @@ def _boot(command: list[str], work: Path, limit_s: float, probe_s: float | None)
                     killed_for = "kvm-stall"
                 probe_s = None
             if killed_for:
-                _kill(proc)
+                end_group(proc)
                 break
             time.sleep(0.05)
     finally:
         if proc.poll() is None:
-            _kill(proc)
+            end_group(proc)
     seconds = time.monotonic() - start
     returncode = None if killed_for else proc.returncode
     return _Run(returncode, seconds, killed_for, _read(stderr_path).strip())

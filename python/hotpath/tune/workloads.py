@@ -21,6 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hotpath.errors import HotpathError, UsageError
+from hotpath.processes import end_group
 
 TIME_LIMIT_S = 300.0
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
@@ -45,28 +46,38 @@ class Workload:
         """One run; its figure in self.unit (HotpathError when it fails)."""
         start = time.perf_counter()
         try:
-            proc = subprocess.run(
+            # Its own process group, so that everything it starts (a shell's
+            # children too) can be ended at once; stdin closed, as a process
+            # outside the terminal's foreground group must not read it.
+            proc = subprocess.Popen(
                 self.argv[0] if self.shell else list(self.argv),
                 shell=self.shell,
-                capture_output=True,
+                process_group=0,
+                stdin=subprocess.DEVNULL,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
                 text=True,
-                timeout=TIME_LIMIT_S,
-                check=False,
             )
-        except subprocess.TimeoutExpired as err:
-            raise HotpathError(f"workload {self.name} ran past {TIME_LIMIT_S:.0f} s") from err
         except OSError as err:
             raise HotpathError(f"workload {self.name} could not start ({err})") from err
-        wall = time.perf_counter() - start
+        try:
+            stdout, stderr = proc.communicate(timeout=TIME_LIMIT_S)
+            wall = time.perf_counter() - start
+        except subprocess.TimeoutExpired as err:
+            raise HotpathError(f"workload {self.name} ran past {TIME_LIMIT_S:.0f} s") from err
+        finally:
+            # After a time limit, Ctrl-C or SIGTERM all of it; after a normal
+            # end whatever it left behind, which would run on into the next timing.
+            end_group(proc)
         if proc.returncode != 0:
-            tail = (proc.stderr or proc.stdout).strip().splitlines()[-3:]
+            tail = (stderr or stdout).strip().splitlines()[-3:]
             raise HotpathError(
                 f"workload {self.name} failed (exit {proc.returncode}): " + " | ".join(tail)
             )
         if self.parse is None:
             return wall
         try:
-            return self.parse(proc.stdout + proc.stderr)
+            return self.parse(stdout + stderr)
         except (ValueError, KeyError, IndexError) as err:
             raise HotpathError(f"workload {self.name}: output not understood ({err})") from err
 
