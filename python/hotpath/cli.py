@@ -29,6 +29,7 @@ from hotpath.commands import (
     trend,
     tune,
 )
+from hotpath.db.location import masked
 from hotpath.exits import run_handler
 from hotpath.inputs import decimal, integer
 from hotpath.labs import ALL_LABS
@@ -99,5 +100,6 @@ def _main(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(arguments)
-    args.command_line = shlex.join(["hotpath", *arguments])
+    # Stored with the run and shown by history and reports: no password in it.
+    args.command_line = masked(shlex.join(["hotpath", *arguments]))
     return run_handler(args)

@@ -19,6 +19,7 @@ compare, report, trend, the width history) open the history read-only
 
 import json
 import os
+import sys
 import time
 import zlib
 from collections.abc import Iterator
@@ -38,11 +39,21 @@ from hotpath.db.access import (
     refuse_unusable,
     store_error,
 )
-from hotpath.db.location import DbLocation
-from hotpath.db.rows import figure_from_row, figure_row, run_from_row, run_values
+from hotpath.db.location import DbLocation, masked
+from hotpath.db.rows import (
+    CorruptRunError,
+    command_text,
+    figure_from_row,
+    figure_row,
+    json_column,
+    machine_from_row,
+    run_from_row,
+    run_problems,
+    run_values,
+    text,
+)
 from hotpath.errors import StoreError, UsageError
 from hotpath.inputs import ascii_int, shown
-from hotpath.machine import Fingerprint
 from hotpath.results import FigureResult, RunResult
 
 # The PostgreSQL advisory lock taken while a history's schema is migrated.
@@ -87,6 +98,7 @@ class Store:
         self._conn: sa.Connection | None = None
         self._tx: sa.RootTransaction | None = None
         self._columns: dict[str, set[str]] = {}
+        self._skipped: set[object] = set()
 
     @classmethod
     def open(cls, path: DbLocation, create: bool = True) -> "Store":
@@ -236,8 +248,9 @@ class Store:
         """Insert the run and commit it, one transaction; StoreError (run.run_id
         None) if it cannot be."""
         with self._writing(run):
+            rows = self._checked_rows(run)
             conn = self._begin()
-            run.run_id = self._insert(conn, run, run_values(run))
+            run.run_id = self._insert(conn, *rows)
             self._commit()
         assert run.run_id is not None
         return run.run_id
@@ -246,8 +259,9 @@ class Store:
         """Insert the run in a transaction left open (run.run_id set): commit() keeps
         it, rollback() (or closing the store) drops it. StoreError if it cannot be."""
         with self._writing(run):
+            rows = self._checked_rows(run)
             conn = self._begin()
-            run.run_id = self._insert(conn, run, run_values(run))
+            run.run_id = self._insert(conn, *rows)
         return run.run_id
 
     def commit(self, run: RunResult) -> None:
@@ -259,17 +273,35 @@ class Store:
         # Nothing was written, or the connection is gone: no row either way.
         self._abandon()
 
-    def _insert(self, conn: sa.Connection, run: RunResult, values: dict[str, Any]) -> int:
+    def _checked_rows(self, run: RunResult) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+        """The run's row and its figures' rows, read back as a reader would
+        before anything is written: StoreError naming what would not be."""
+        values = run_values(run)
+        figures = [figure_row(0, seq, f) for seq, f in enumerate(run.figures)]
+        problems = run_problems("to be stored", values, figures)
+        if problems:
+            raise StoreError(
+                f"database '{self.path}': the run was not written, it could not be read back: "
+                + "; ".join(problems)
+            )
+        return values, figures
+
+    def _insert(self, conn: sa.Connection, values: dict[str, Any], figures: list[Any]) -> int:
         statement = sa.insert(schema.runs).returning(schema.runs.c.id)
         run_id = int(conn.execute(statement, values).scalar_one())
-        figures = [figure_row(run_id, seq, f) for seq, f in enumerate(run.figures)]
-        _insert_figures(conn, figures)
+        _insert_figures(conn, [f | {"run_id": run_id} for f in figures])
         return run_id
 
     def copy_in(self, run_row: dict[str, Any], figure_rows: list[dict[str, Any]]) -> int | None:
         """Store a run as another history keeps it (export()), in one
-        transaction: its new id, or None when a run of its uid is here already."""
+        transaction: its new id, or None when a run of its uid is here
+        already. CorruptRunError, nothing written, for a run that could not be
+        read back; a password in its command line is masked."""
+        problems = run_problems(run_row.get("id"), run_row, figure_rows)
+        if problems:
+            raise StoreError("; ".join(problems))
         values = {k: v for k, v in run_row.items() if k != "id" and k in schema.runs.c}
+        values["command_line"] = masked(values["command_line"])
         new_id = None
         with self._writing():
             conn = self._begin()
@@ -316,24 +348,33 @@ class Store:
     def runs(self, limit: int | None = None) -> list[RunRow]:
         query = (
             "SELECT r.id, r.started, r.command, r.command_line, r.machine_json, r.machine_key,"
-            " (SELECT count(*) FROM figures f WHERE f.run_id = r.id AND f.status = 'ok'),"
+            " (SELECT count(*) FROM figures f WHERE f.run_id = r.id AND f.status = 'ok')"
+            " AS figures,"
             " r.labs_json"
             " FROM runs r ORDER BY r.id DESC"
         )
         rows = self._rows(query + " LIMIT :limit", limit=limit) if limit else self._rows(query)
-        return [
-            RunRow(
-                run_id=row[0],
-                started=row[1],
-                command=row[2],
-                command_line=row[3],
-                machine=Fingerprint.from_json(json.loads(row[4])).short_name(),
-                machine_key=row[5],
-                figures=row[6],
-                labs=[lab for lab in json.loads(row[7]) if lab != "calibrate"],
-            )
-            for row in rows
-        ]
+        listed = []
+        for row in rows:
+            try:
+                listed.append(_run_row(row))
+            except CorruptRunError as err:
+                self.skipped(err)
+        return listed
+
+    def skipped(self, err: CorruptRunError) -> None:
+        """Say on stderr (once per run) that a corrupt run is left out."""
+        if err.run_id not in self._skipped:
+            self._skipped.add(err.run_id)
+            print(f"hotpath: skipped {err} (hotpath db check lists it)", file=sys.stderr)
+
+    def loaded(self, run_id: int) -> RunResult | None:
+        """The run, or None when it cannot be read back (said, and skipped)."""
+        try:
+            return self.load(run_id)
+        except CorruptRunError as err:
+            self.skipped(err)
+            return None
 
     def ids(self) -> list[int]:
         """Every run's id, newest first."""
@@ -385,8 +426,11 @@ class Store:
         runs: dict[int, list[FigureResult]] = {}
         for row in rows:
             fig = row._mapping
-            runs.setdefault(int(fig["run_id"]), []).append(figure_from_row(fig))
-        return list(runs.values())
+            try:
+                runs.setdefault(int(fig["run_id"]), []).append(figure_from_row(fig))
+            except CorruptRunError as err:
+                self.skipped(err)
+        return [figures for run_id, figures in runs.items() if run_id not in self._skipped]
 
     def width_references(self, machine_key: str, limit: int = 20) -> list[float]:
         """Full width (core cycles per probe iteration) that the newest `limit`
@@ -402,8 +446,12 @@ class Store:
             )
         except StoreError:
             return []
-        for (text,) in rows:
-            for clock in json.loads(text).values():
+        for (clocks,) in rows:
+            try:
+                doc = json.loads(clocks)
+            except (TypeError, ValueError):
+                continue  # a corrupt run (db check names it): no hint from it
+            for clock in doc.values() if isinstance(doc, dict) else ():
                 width = clock.get("width") if isinstance(clock, dict) else None
                 value = width.get("learnt_cycles_per_iteration") if width else None
                 if isinstance(value, int | float) and value > 0:
@@ -432,6 +480,11 @@ class Store:
         sample blob readable as float64s."""
         problems: list[str] = []
         found = self.schema()
+        if found.bad_version is not None:
+            problems.append(
+                f"schema_version holds {found.bad_version!r}, not a version number "
+                "(a writer, `hotpath db upgrade`, sets it again)"
+            )
         if not found.at_head:
             problems.append(
                 f"schema {found.effective} (Alembic revision {found.revision}), not "
@@ -466,35 +519,59 @@ class Store:
             )
             if twice:
                 problems.append(f"{twice} uid(s) stored more than once")
-        problems += self._check_json() + self._check_samples(counts)
+        problems += self._check_runs() + self._check_samples(counts)
         return Checked(counts, problems)
 
-    def _check_json(self) -> list[str]:
+    def _check_runs(self) -> list[str]:
+        """Each run read back as a reader would (hotpath.db.rows.run_problems)."""
         problems = []
-        names = ("machine_json", "clock_json", "labs_json", "settings_json", "variants_json")
-        for row in self._rows(f"SELECT id, {', '.join(names)} FROM runs"):
-            for name, text in zip(names, row[1:], strict=True):
-                try:
-                    json.loads(text)
-                except (TypeError, ValueError):
-                    problems.append(f"run {row[0]}: {name} is not JSON")
+        for row in self._rows("SELECT * FROM runs ORDER BY id"):
+            figures = self._rows(
+                f"SELECT * FROM figures WHERE run_id = :id ORDER BY {self._figure_order()}",
+                id=row.id,
+            )
+            problems += run_problems(row.id, row._mapping, [f._mapping for f in figures])
         return problems
 
     def _check_samples(self, counts: dict[str, int]) -> list[str]:
+        """Count the samples; a blob of a figure without its run (the runs'
+        own are read by _check_runs) that does not read is a problem."""
         problems = []
         samples = 0
-        query = "SELECT run_id, samples FROM figures WHERE samples IS NOT NULL"
-        for run_id, blob in self._rows(query):
+        query = (
+            "SELECT f.run_id, f.samples, r.id FROM figures f LEFT JOIN runs r ON r.id = f.run_id"
+            " WHERE f.samples IS NOT NULL"
+        )
+        for run_id, blob, owner in self._rows(query):
             try:
                 raw = zlib.decompress(blob)
             except (zlib.error, TypeError) as err:
-                problems.append(f"run {run_id}: a sample blob does not decompress ({err})")
+                if owner is None:
+                    problems.append(f"run {run_id}: a sample blob does not decompress ({err})")
                 continue
-            if len(raw) % 8:
+            if len(raw) % 8 and owner is None:
                 problems.append(f"run {run_id}: a sample blob is not float64s ({len(raw)} bytes)")
             samples += len(raw) // 8
         counts["samples"] = samples
         return problems
+
+
+def _run_row(row: Any) -> RunRow:
+    """A line of `hotpath history` from its columns; CorruptRunError if it does not read."""
+    columns = row._mapping
+    labs = json_column(columns, "labs_json", row.id)
+    if not isinstance(labs, list):
+        raise CorruptRunError(row.id, "lab list (labs_json) is not a JSON list")
+    return RunRow(
+        run_id=row.id,
+        started=text(row.started),
+        command=text(row.command),
+        command_line=command_text(row.command_line),
+        machine=machine_from_row(columns, row.id).short_name(),
+        machine_key=text(row.machine_key),
+        figures=row.figures,
+        labs=[text(lab) for lab in labs if lab != "calibrate"],
+    )
 
 
 def _insert_new_run(dialect: str) -> sa.Insert:

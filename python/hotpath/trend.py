@@ -447,7 +447,8 @@ def read_history(path: DbLocation, machine: str | None, exact: bool = False) -> 
         rows = store.runs()
         if not rows:
             raise UsageError(f"database '{path}' has no runs: nothing to trend")
-        loaded = [(row, store.load(row.run_id)) for row in reversed(rows)]  # oldest first
+        # oldest first; a corrupt run is said and left out
+        loaded = [(row, run) for row in reversed(rows) if (run := store.loaded(row.run_id))]
     finally:
         store.close()
     names = {run.machine.key(): row.machine for row, run in loaded}

@@ -66,27 +66,31 @@ class Machine:
 def keyed_rows(store: Store, rows: list[RunRow]) -> list[RunRow]:
     """`rows` with machine_key by today's rule: a row stored under the first
     rule is keyed again from the fingerprint stored with its run."""
-    return [
-        row
-        if is_key(row.machine_key)
-        else dataclasses.replace(row, machine_key=store.load(row.run_id).machine.key())
-        for row in rows
-    ]
+    keyed = []
+    for row in rows:
+        if is_key(row.machine_key):
+            keyed.append(row)
+        elif (run := store.loaded(row.run_id)) is not None:  # else corrupt: said, skipped
+            keyed.append(dataclasses.replace(row, machine_key=run.machine.key()))
+    return keyed
 
 
 def machines(store: Store) -> list[Machine]:
-    """Every machine of the history, the one with the newest run first."""
-    rows = store.runs()  # newest first
+    """Every machine of the history, the one with the newest run first; a
+    run that cannot be read back is said and left out."""
     found: dict[str, Machine] = {}
-    for stored, row in zip(rows, keyed_rows(store, rows), strict=True):
-        one = found.get(row.machine_key)
+    for row in store.runs():  # newest first
+        run = store.loaded(row.run_id)
+        if run is None:
+            continue
+        key = row.machine_key if is_key(row.machine_key) else run.machine.key()
+        one = found.get(key)
         if one is None:
-            fp = store.load(row.run_id).machine
-            one = found[row.machine_key] = Machine(row.machine_key, fp, last=row.started)
+            one = found[key] = Machine(key, run.machine, last=row.started)
         one.runs += 1
         one.first = row.started
-        if stored.machine_key not in one.stored_keys:
-            one.stored_keys.append(stored.machine_key)
+        if row.machine_key not in one.stored_keys:
+            one.stored_keys.append(row.machine_key)
     return list(found.values())
 
 

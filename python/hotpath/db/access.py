@@ -20,7 +20,14 @@ from sqlalchemy import event
 from sqlalchemy.pool import NullPool
 
 from hotpath.db import migrate, schema
-from hotpath.db.location import DbLocation, DbUrl, connect_args, from_environment, parse_location
+from hotpath.db.location import (
+    DbLocation,
+    DbUrl,
+    connect_args,
+    from_environment,
+    masked,
+    parse_location,
+)
 from hotpath.destination import can_write, pseudo_root
 from hotpath.errors import StoreError, UsageError
 
@@ -62,9 +69,10 @@ def storing(args: Any) -> bool:
 
 
 def driver_words(err: BaseException) -> str:
-    """The driver's words for a database error, on one line."""
+    """The driver's words for a database error, on one line, any password
+    in them masked (a driver may quote the URL or its parameters)."""
     orig = getattr(err, "orig", None) or err
-    return " ".join(str(orig).split())
+    return masked(" ".join(str(orig).split()))
 
 
 def store_error(where: DbLocation, doing: str, err: BaseException) -> StoreError:
@@ -100,6 +108,12 @@ def refuse_unusable(found: migrate.Found, where: DbLocation, empty_ok: bool = Tr
         )
     if found.effective is not None:
         return
+    allowed = ALLOWED_URL if isinstance(where, DbUrl) else ALLOWED
+    if found.bad_version is not None:
+        raise StoreError(
+            f"database '{where}': its schema_version holds {found.bad_version!r}, not a version "
+            f"number, and it has no Alembic revision to go by; {allowed}"
+        )
     if isinstance(where, DbUrl):
         if not found.empty:
             raise StoreError(f"database '{where}' is not a hotpath history; {ALLOWED_URL}")

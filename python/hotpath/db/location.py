@@ -49,7 +49,7 @@ class DbUrl:
             with engine.connect() as conn:
                 return not inspect_schema(conn).empty
         except sa.exc.SQLAlchemyError as err:
-            why = " ".join(str(getattr(err, "orig", None) or err).split())
+            why = masked(" ".join(str(getattr(err, "orig", None) or err).split()))
             raise StoreError(f"database '{self}' cannot be read ({why})") from err
         finally:
             engine.dispose()
@@ -81,9 +81,19 @@ def looks_like_url(value: str) -> bool:
     return "://" in value or (":" in value and head.split("+", 1)[0] in SCHEMES)
 
 
-def masked(value: str) -> str:
-    """The URL as given, its password (if any) shown as ***."""
-    return re.sub(r"^([^:/]+://[^:@/]*):[^@/]*@", r"\1:***@", value)
+# A URL's password, wherever it stands in a text (a command line, the
+# driver's words): after SCHEME: or SCHEME:// and a user, up to the last @
+# of the word (a password may hold an unencoded @ or /), and any
+# password= parameter. Malformed URLs (postgresql:u:pw@h) are masked too:
+# they end in error messages that quote them.
+_USERINFO = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*:(?://)?[^\s:@/?'\"]*):[^\s'\"]*@")
+_PARAMETER = re.compile(r"([?&;\s]password=)[^&\s'\"]*", re.IGNORECASE)
+
+
+def masked(text: str) -> str:
+    """`text` with every database password in it (a URL's, a password=
+    parameter's) shown as ***."""
+    return _PARAMETER.sub(r"\1***", _USERINFO.sub(r"\1:***@", text))
 
 
 def parse_location(value: str, what: str = "--db") -> DbLocation:
@@ -98,11 +108,13 @@ def parse_location(value: str, what: str = "--db") -> DbLocation:
     try:
         url = make_url(value)
     except (ArgumentError, ValueError) as err:
-        raise ValueError(f"{what} '{value}' is not a URL ({err}); allowed: {ALLOWED_URLS}") from err
+        raise ValueError(
+            f"{what} '{masked(value)}' is not a URL ({masked(str(err))}); allowed: {ALLOWED_URLS}"
+        ) from err
     scheme = url.drivername.lower()
     if scheme == "sqlite":
         if not url.database or url.database == ":memory:" or url.query or url.host:
-            raise ValueError(f"{what} '{value}' names no file; allowed: {ALLOWED_URLS}")
+            raise ValueError(f"{what} '{masked(value)}' names no file; allowed: {ALLOWED_URLS}")
         return Path(url.database)
     if scheme not in ("postgresql", "postgres", "postgresql+psycopg"):
         raise ValueError(

@@ -17,6 +17,7 @@ from typing import TYPE_CHECKING
 import sqlalchemy as sa
 
 from hotpath.db.schema import HEAD, SCHEMA_VERSION, revision
+from hotpath.inputs import INTEGER
 
 if TYPE_CHECKING:
     from alembic.config import Config
@@ -31,8 +32,9 @@ class Found:
     """What a database holds: its tables, schema_version and Alembic revision."""
 
     tables: frozenset[str]
-    version: int | None  # schema_version's; None when it has none
+    version: int | None  # schema_version's; None when it has none (or not a number)
     revision: str | None  # alembic_version's; None when it has none
+    bad_version: str | None = None  # schema_version's text when it is not a number
 
     @property
     def empty(self) -> bool:
@@ -65,7 +67,13 @@ def inspect_schema(conn: sa.Connection) -> Found:
         version = conn.execute(sa.text("SELECT max(version) FROM schema_version")).scalar()
     if "alembic_version" in tables:
         rev = conn.execute(sa.text("SELECT max(version_num) FROM alembic_version")).scalar()
-    return Found(tables, int(version) if version is not None else None, rev)
+    # SQLite keeps any text in an INTEGER column: a version of 'abc' is no
+    # version (Alembic's revision says it then) and `db check` names it.
+    if version is None or isinstance(version, int):
+        return Found(tables, version, rev)
+    if isinstance(version, str) and INTEGER.fullmatch(version):
+        return Found(tables, int(version), rev)
+    return Found(tables, None, rev, bad_version=str(version))
 
 
 def _config(conn: sa.Connection) -> "Config":
@@ -87,3 +95,7 @@ def upgrade(conn: sa.Connection, found: Found) -> None:
     if at is not None and found.revision != revision(at):
         command.stamp(config, revision(at), purge=True)
     command.upgrade(config, "head")
+    if found.bad_version is not None:  # at head already, no revision ran to set it
+        from hotpath.db.ops import write_version
+
+        write_version(conn, SCHEMA_VERSION)

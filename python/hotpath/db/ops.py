@@ -28,8 +28,14 @@ def create_missing_index(name: str, table: str, columns: list[str], unique: bool
 
 def set_version(version: int) -> None:
     """schema_version says `version`: what every hotpath release reads first."""
-    op.execute(sa.text("DELETE FROM schema_version"))
-    op.execute(sa.text("INSERT INTO schema_version (version) VALUES (:v)").bindparams(v=version))
+    write_version(op.get_bind(), version)
+
+
+def write_version(conn: sa.Connection, version: int) -> None:
+    """set_version() on a connection (outside a revision: a version that was
+    not a number, set right where no revision runs)."""
+    conn.execute(sa.text("DELETE FROM schema_version"))
+    conn.execute(sa.text("INSERT INTO schema_version (version) VALUES (:v)"), {"v": version})
 
 
 def forward_only() -> None:

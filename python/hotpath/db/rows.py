@@ -4,18 +4,82 @@ figure's row (samples as zlib-compressed little-endian float64), and what
 a run keeps beside its figures (bound models, graphs, lab sections). Rows
 are read by column name, so a history of an older schema, read as it is,
 gives its figures with the newer fields at their defaults. The store
-(hotpath.store) moves these rows; this module only translates them."""
+(hotpath.store) moves these rows; this module only translates them.
+
+A row is anyone's text (a shared store takes runs from every machine that
+pushes): reading it back, a row that does not translate is a CorruptRunError
+naming the run and the column, which readers skip; its text comes back
+escaped for a terminal (hotpath.tune.text.escaped, as a profile's text)
+and a command line without its passwords. run_problems() is the same
+reading as a check, for push, store and `db check`."""
 
 import json
 import uuid
 import zlib
+from numbers import Integral, Real
 from typing import Any
 
 import numpy as np
 
+from hotpath.db import schema
+from hotpath.db.location import masked
+from hotpath.errors import StoreError
 from hotpath.machine import Fingerprint
 from hotpath.protocol import parse_variant
 from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult, VariantResult
+from hotpath.tune.text import escaped
+
+# The runs table's JSON columns, in the words a message names them by.
+JSON_COLUMNS = {
+    "machine_json": "machine record",
+    "clock_json": "clock record",
+    "labs_json": "lab list",
+    "settings_json": "settings",
+    "variants_json": "variant list",
+    "calibration_json": "calibration",
+    "extras_json": "bounds, graphs and lab sections",
+}
+# Multi-line text that goes to files and HTML only, never to a terminal.
+UNESCAPED_KEYS = frozenset({"dot"})
+
+
+class CorruptRunError(StoreError):
+    """A stored run that cannot be read back: "run 7: machine record
+    (machine_json) is not valid JSON". Readers that list runs skip it."""
+
+    def __init__(self, run_id: object, why: str) -> None:
+        super().__init__(f"run {run_id}: {why}")
+        self.run_id = run_id
+        self.why = why
+
+
+def text(value: Any) -> Any:
+    """Every string in `value` (a JSON document) escaped for a terminal."""
+    if isinstance(value, str):
+        return escaped(value)
+    if isinstance(value, list):
+        return [text(v) for v in value]
+    if isinstance(value, dict):
+        return {k: v if k in UNESCAPED_KEYS else text(v) for k, v in value.items()}
+    return value
+
+
+def command_text(line: str) -> str:
+    """A stored command line as it may be shown: passwords masked, escaped."""
+    return escaped(masked(line))
+
+
+def json_column(row: Any, name: str, run_id: object) -> Any:
+    """A JSON column of a runs row, decoded (None where it is NULL)."""
+    value = row.get(name)
+    if value is None:
+        return None
+    try:
+        return json.loads(value)
+    except (TypeError, ValueError) as err:
+        raise CorruptRunError(
+            run_id, f"{JSON_COLUMNS[name]} ({name}) is not valid JSON ({err})"
+        ) from err
 
 
 def pack_samples(samples: np.ndarray) -> bytes:
@@ -23,9 +87,14 @@ def pack_samples(samples: np.ndarray) -> bytes:
 
 
 def unpack_samples(blob: bytes | None) -> np.ndarray:
+    """The samples of a blob; zlib.error or ValueError if it is not
+    compressed float64s."""
     if not blob:
         return np.empty(0, dtype=np.float64)
-    return np.frombuffer(zlib.decompress(blob), dtype="<f8").astype(np.float64)
+    raw = zlib.decompress(blob)
+    if len(raw) % 8:
+        raise ValueError(f"{len(raw)} bytes are not float64s")
+    return np.frombuffer(raw, dtype="<f8").astype(np.float64)
 
 
 def run_values(run: RunResult) -> dict[str, Any]:
@@ -33,7 +102,7 @@ def run_values(run: RunResult) -> dict[str, Any]:
         "started": run.started,
         "hotpath_version": run.version,
         "command": run.command,
-        "command_line": run.command_line,
+        "command_line": masked(run.command_line),
         "machine_json": json.dumps(run.machine.to_json()),
         "machine_key": run.machine.key(),
         "clock_json": json.dumps(run.clocks),
@@ -46,26 +115,48 @@ def run_values(run: RunResult) -> dict[str, Any]:
     }
 
 
-def run_from_row(row: Any, run_id: int) -> RunResult:
+def machine_from_row(row: Any, run_id: object) -> Fingerprint:
+    """The machine a runs row names, its text escaped; CorruptRunError if none."""
+    doc = text(json_column(row, "machine_json", run_id))
+    if not isinstance(doc, dict):
+        raise CorruptRunError(run_id, "machine record (machine_json) is not a JSON object")
+    try:
+        return Fingerprint.from_json(doc)
+    except TypeError as err:
+        raise CorruptRunError(
+            run_id, f"machine record (machine_json) is not a machine's ({err})"
+        ) from err
+
+
+def run_from_row(row: Any, run_id: Any) -> RunResult:
     """A run from its row (its figures apart), by column name: a history of
-    an older schema lacks the newer columns."""
-    run = RunResult(
-        command=row["command"],
-        started=row["started"],
-        machine=Fingerprint.from_json(json.loads(row["machine_json"])),
-        labs=json.loads(row["labs_json"]),
-        clocks=json.loads(row["clock_json"]),
-        settings=json.loads(row["settings_json"]),
-        calibration=json.loads(row["calibration_json"]) if row["calibration_json"] else None,
-        run_id=run_id,
-        version=row["hotpath_version"],
-        command_line=row["command_line"],
-    )
-    run.variants = [_variant_from_json(v) for v in json.loads(row["variants_json"])]
-    if row.get("extras_json") is None:  # stored before version 3
-        run.extras_kept = False
-    else:
-        _load_extras(run, json.loads(row["extras_json"]))
+    an older schema lacks the newer columns. CorruptRunError if it does not
+    translate."""
+    wrong = _column_problems("runs", row)
+    if wrong:
+        raise CorruptRunError(run_id, wrong[0])
+    doc = {name: text(json_column(row, name, run_id)) for name in JSON_COLUMNS}
+    try:
+        run = RunResult(
+            command=escaped(row["command"]),
+            started=escaped(row["started"]),
+            machine=machine_from_row(row, run_id),
+            labs=doc["labs_json"],
+            clocks=doc["clock_json"],
+            settings=doc["settings_json"],
+            calibration=doc["calibration_json"] or None,
+            run_id=run_id,
+            version=escaped(row["hotpath_version"]),
+            command_line=command_text(row["command_line"]),
+        )
+        run.variants = [_variant_from_json(v) for v in doc["variants_json"]]
+        if doc["extras_json"] is None:  # stored before version 3
+            run.extras_kept = False
+        else:
+            _load_extras(run, doc["extras_json"])
+    except Exception as err:  # any field of the wrong shape: the row is not a run's
+        why = f"its row does not hold a run ({type(err).__name__}: {err})"
+        raise CorruptRunError(run_id, why) from err
     return run
 
 
@@ -103,25 +194,82 @@ def figure_row(run_id: int, seq: int, f: FigureResult) -> dict[str, Any]:
     }  # fmt: skip
 
 
-def figure_from_row(row: Any) -> FigureResult:
+def figure_from_row(row: Any, run_id: object = None) -> FigureResult:
     """A figure from its row, by column name: a history of an older schema
-    lacks the newer columns, which then take their defaults."""
+    lacks the newer columns, which then take their defaults. CorruptRunError
+    (naming its run, `run_id` or the row's, and place) if it does not translate."""
     get = row.get
-    return FigureResult(
-        lab=row["lab"], primitive=row["primitive"], variant=row["variant"], size=row["size"],
-        align=row["align"], mode=row["mode"], unit=row["unit"], status=row["status"],
-        reason=row["reason"], n=row["n"], median=row["median"], min=row["min"],
-        p10=row["p10"], p90=row["p90"], ci_lo=row["ci_lo"], ci_hi=row["ci_hi"],
-        noisy=bool(row["noisy"]), calls_per_sample=row["calls_per_sample"],
-        samples=unpack_samples(row["samples"]),
-        samples_taken=get("samples_taken") or 0,
-        kept_fraction=get("kept_fraction"),
-        min_share=get("min_share"),
-        short=bool(get("short")),
-        replica_medians=json.loads(get("replica_medians")) if get("replica_medians") else [],
-        better=get("better") or "lower",
-        bound=Bound.from_json(json.loads(get("bound_json"))) if get("bound_json") else None,
-    )  # fmt: skip
+    run_id = get("run_id") if run_id is None else run_id
+    where = f"figure {get('seq', '?')}"
+    wrong = _column_problems("figures", row)
+    if wrong:
+        raise CorruptRunError(run_id, f"{where}: {wrong[0]}")
+    try:
+        samples = unpack_samples(row["samples"])
+    except (zlib.error, ValueError, TypeError) as err:
+        raise CorruptRunError(run_id, f"{where}: samples do not decompress ({err})") from err
+    try:
+        return FigureResult(
+            lab=escaped(row["lab"]), primitive=escaped(row["primitive"]),
+            variant=escaped(row["variant"]), size=row["size"], align=row["align"],
+            mode=escaped(row["mode"]), unit=escaped(row["unit"]), status=escaped(row["status"]),
+            reason=text(row["reason"]), n=row["n"], median=row["median"], min=row["min"],
+            p10=row["p10"], p90=row["p90"], ci_lo=row["ci_lo"], ci_hi=row["ci_hi"],
+            noisy=bool(row["noisy"]), calls_per_sample=row["calls_per_sample"],
+            samples=samples,
+            samples_taken=get("samples_taken") or 0,
+            kept_fraction=get("kept_fraction"),
+            min_share=get("min_share"),
+            short=bool(get("short")),
+            replica_medians=json.loads(get("replica_medians")) if get("replica_medians") else [],
+            better=get("better") or "lower",
+            bound=Bound.from_json(json.loads(get("bound_json"))) if get("bound_json") else None,
+        )  # fmt: skip
+    except Exception as err:  # any field of the wrong shape: the row is not a figure's
+        why = f"{where}: its row does not hold a figure ({type(err).__name__}: {err})"
+        raise CorruptRunError(run_id, why) from err
+
+
+def run_problems(
+    run_id: object, run_row: dict[str, Any], figure_rows: list[dict[str, Any]]
+) -> list[str]:
+    """What is wrong with a run as rows (push, store and `db check` ask):
+    the run and each figure read back as a reader would, named as run
+    `run_id`. [] when nothing."""
+    problems = []
+    try:
+        run_from_row(run_row, run_id)
+    except CorruptRunError as err:
+        problems.append(str(err))
+    for figure in figure_rows:
+        try:
+            figure_from_row(figure, run_id)
+        except CorruptRunError as err:
+            problems.append(str(err))
+    return problems
+
+
+def _column_problems(table: str, row: dict[str, Any]) -> list[str]:
+    """Columns whose value is not of the table's declared type (SQLite keeps
+    whatever it is given: a median of 'abc')."""
+    problems = []
+    for column in schema.metadata.tables[table].c:
+        value = row.get(column.name)
+        if value is None:
+            if column.name in row and not column.nullable and column.server_default is None:
+                problems.append(f"{column.name} is missing")
+            continue
+        kind = column.type.python_type
+        if kind is bytes:
+            ok = isinstance(value, bytes | memoryview)
+        elif kind is str:
+            ok = isinstance(value, str)
+        else:  # numpy's integers and floats are numbers too; a bool is not one
+            ok = isinstance(value, Integral if kind is int else Real)
+            ok = ok and not isinstance(value, bool)
+        if not ok:
+            problems.append(f"{column.name} {str(value)[:40]!r} is not {kind.__name__}")
+    return problems
 
 
 def _variant_from_json(data: dict[str, Any]) -> VariantResult:

@@ -11,7 +11,7 @@ float64 arrays, BLOB or BYTEA.
 
 import sqlalchemy as sa
 
-SCHEMA_VERSION = 5
+SCHEMA_VERSION = 6
 
 
 def revision(version: int) -> str:
