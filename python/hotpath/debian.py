@@ -9,17 +9,20 @@ downloaded with `apt-get download` (never installed) into the cache:
     $HOTPATH_GUEST_CACHE, else ${XDG_CACHE_HOME:-~/.cache}/hotpath
 """
 
+import contextlib
 import fcntl
 import json
 import os
 import re
 import shutil
 import subprocess
+import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
 from hotpath.errors import HotpathError
+from hotpath.processes import end_group
 
 
 def cache_root() -> Path:
@@ -82,18 +85,78 @@ def candidate_version(package: str) -> str | None:
     return version
 
 
+# A download that stalls (a dead mirror or proxy that keeps the connection
+# open) or trickles must end with a message, never block a lab for ever;
+# one that goes on at any pace runs until the whole limit. The kernel
+# packages are 80 MiB.
+DOWNLOAD_STALL_S = 120.0  # no byte arrived in this long: stalled
+DOWNLOAD_LIMIT_S = 1800.0  # the whole download, however it goes
+_POLL_S = 0.5
+
+
 def download(packages: list[str], into: Path) -> None:
     """`apt-get download` of each package into the folder `into`."""
     command = ["apt-get", "download", "-o", "APT::Sandbox::User=root", *packages]
     try:
-        done = subprocess.run(command, cwd=into, capture_output=True, text=True, check=False)
+        # A group of its own: apt-get's http methods are its children.
+        proc = subprocess.Popen(
+            command,
+            cwd=into,
+            process_group=0,
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
     except OSError as err:
         raise HotpathError(f"cannot run apt-get: {err}") from err
-    if done.returncode != 0:
+    try:
+        stderr = _await_download(proc, into, f"apt-get download {' '.join(packages)}")
+    finally:
+        end_group(proc)
+    if proc.returncode != 0:
         raise HotpathError(
             f"apt-get download {' '.join(packages)} failed (apt-get update, if the package "
-            f"lists are old, lets it find the current files): {done.stderr.strip()}"
+            f"lists are old, lets it find the current files): {stderr.strip()}"
         )
+
+
+def _await_download(proc: "subprocess.Popen[str]", into: Path, what: str) -> str:
+    """apt-get's stderr once it ends; HotpathError when no byte reaches
+    `into` (apt writes into its partial/ folder) for DOWNLOAD_STALL_S, or
+    the whole takes longer than DOWNLOAD_LIMIT_S."""
+    start = last_growth = time.monotonic()
+    size = _bytes_under(into)
+    while True:
+        try:
+            return proc.communicate(timeout=_POLL_S)[1]
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.monotonic()
+        grown = _bytes_under(into)
+        if grown != size:
+            size, last_growth = grown, now
+        where = "Debian's archive (or a proxy in apt's configuration)"
+        if now - last_growth > DOWNLOAD_STALL_S:
+            raise HotpathError(
+                f"{what}: no data for {DOWNLOAD_STALL_S:.0f} s: {where} stopped sending; "
+                "stopped it, try again later"
+            )
+        if now - start > DOWNLOAD_LIMIT_S:
+            raise HotpathError(
+                f"{what}: not done after {DOWNLOAD_LIMIT_S:.0f} s ({size} bytes arrived): "
+                f"{where} is too slow; stopped it, try again later"
+            )
+
+
+def _bytes_under(folder: Path) -> int:
+    """The bytes of the files under `folder` (one moved meanwhile: not counted)."""
+    total = 0
+    for base, _, names in os.walk(folder):
+        for name in names:
+            with contextlib.suppress(OSError):
+                total += (Path(base) / name).lstat().st_size
+    return total
 
 
 @contextmanager
