@@ -99,6 +99,8 @@ class Store:
         self._tx: sa.RootTransaction | None = None
         self._columns: dict[str, set[str]] = {}
         self._skipped: set[object] = set()
+        # What the history was before this store's last write migrated it (None: not migrated).
+        self.migrated: migrate.Found | None = None
 
     @classmethod
     def open(cls, path: DbLocation, create: bool = True) -> "Store":
@@ -201,6 +203,7 @@ class Store:
         if self.read_only:
             raise StoreError(f"database '{self.path}' was opened read-only")
         conn = self._connection()
+        self.migrated = None
         self._state["write"] = True
         try:
             self._tx = conn.begin()
@@ -212,8 +215,9 @@ class Store:
             if conn.dialect.name == "postgresql":
                 conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": MIGRATION_LOCK})
                 found = migrate.inspect_schema(conn)
-            if not found.at_head:
+            if not found.at_head:  # as found under the lock: no other writer did it first
                 migrate.upgrade(conn, found)
+                self.migrated = found
             self._columns = {}
         return conn
 
@@ -599,11 +603,12 @@ def _insert_figures(conn: sa.Connection, rows: list[dict[str, Any]]) -> None:
 
 def upgrade_history(where: DbLocation) -> tuple[int | None, int]:
     """`hotpath db upgrade`: the history at `where` brought to the newest
-    schema (a new one created) in one transaction; (version before, after)."""
+    schema (a new one created) in one transaction; (version before, after).
+    Before is what this writer found under the lock and migrated, so of
+    several at once only the one that did it says it (the rest: after, after)."""
     check_db_path(where)
     store = Store(where, read_only=False)
     try:
-        before = store.schema().effective
         with store._writing():
             conn = store._begin()
             after = migrate.inspect_schema(conn).effective
@@ -611,4 +616,4 @@ def upgrade_history(where: DbLocation) -> tuple[int | None, int]:
     finally:
         store.close()
     assert after is not None
-    return before, after
+    return (store.migrated.effective, after) if store.migrated is not None else (after, after)

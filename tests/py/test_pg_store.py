@@ -227,3 +227,134 @@ def test_every_lab_into_postgresql(cluster, cli, tmp_path, monkeypatch):
     from test_history_labs import every_lab
 
     every_lab(cli, tmp_path, monkeypatch, cluster.new_database())
+
+
+# -- issue 40 ----------------------------------------------------------------
+
+SECRET = "Tr0ub4dor"
+
+
+def database_of(url: str) -> str:
+    return url.split("@/", 1)[1].split("?")[0]
+
+
+def stop_sleepers(cluster, name: str) -> None:
+    """End the sessions of `name` that hold a lock in pg_sleep (a test's holder)."""
+    cluster.psql(name, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity"
+                       " WHERE query LIKE '%pg_sleep%' AND pid <> pg_backend_pid()")  # fmt: skip
+
+
+def wait_for_locks(cluster, name: str, query: str, count: int) -> None:
+    deadline = time.monotonic() + 60
+    while int(cluster.psql(name, query)) < count:
+        assert time.monotonic() < deadline, query
+        time.sleep(0.1)
+
+
+def test_password_in_the_url_never_stored_or_shown(cluster, cli, tmp_path, fake_runner):
+    """Item 1: a run measured with --db postgresql://ROLE:PASSWORD@...: the
+    stored command line, history, report.md/html and results.json all
+    say *** (trust authentication here takes any password)."""
+    url = cluster.new_database()
+    with_password = url.replace("hotpath@", f"hotpath:{SECRET}@")
+    res = cli(*CSUM, "--db", with_password)
+    assert res.status == 0 and SECRET not in res.out + res.err, res.err
+    stored = cluster.psql(database_of(url), "SELECT command_line FROM runs")
+    assert SECRET not in stored and "hotpath:***@" in stored, stored
+    res = cli("history", "--db", with_password)
+    assert res.status == 0 and SECRET not in res.out + res.err and "***" in res.out
+    out = tmp_path / "report"
+    res = cli("report", "last", "--db", with_password, "--out", str(out))
+    assert res.status == 0 and SECRET not in res.out + res.err, res.err
+    for name in ("report.md", "report.html", "results.json"):
+        assert SECRET not in (out / name).read_text(), name
+
+
+def test_unwritable_role_refused_before_measuring(cluster, cli, fake_runner):
+    """Item 6: a role that may only read, a role whose sessions are
+    read-only, a role that may not create the tables of a new history: each
+    refused with exit 2 before anything is measured (nothing printed on
+    stdout), as an unwritable SQLite file is; the owner's runs still go."""
+    url = cluster.new_database()
+    name = database_of(url)
+    Store.open(parse_location(url)).close()  # the tables, owned by hotpath
+    cluster.psql(name, "CREATE ROLE reader LOGIN; GRANT SELECT ON ALL TABLES IN SCHEMA public"
+                       " TO reader; CREATE ROLE frozen LOGIN SUPERUSER;"
+                       " ALTER ROLE frozen SET default_transaction_read_only = on")  # fmt: skip
+    empty = database_of(cluster.new_database())
+    cluster.psql(empty, "REVOKE CREATE ON SCHEMA public FROM PUBLIC")
+    cases = [
+        (url.replace("hotpath@", "reader@"), "reader"),
+        (url.replace("hotpath@", "frozen@"), "read-only"),
+        (url.replace("hotpath@", "reader@").replace(f"/{name}?", f"/{empty}?"), "create"),
+    ]
+    for where, said in cases:
+        res = cli(*CSUM, "--db", where)
+        assert res.status == 2 and res.out == "", (where, res.out, res.err)
+        assert "cannot be written" in res.err and said in res.err, res.err
+        res = cli("db", "upgrade", "--db", where)
+        assert res.status == 2 and "cannot be written" in res.err, res.err
+    assert cli(*CSUM, "--db", url).status == 0
+
+
+def test_reader_does_not_wait_forever_for_a_lock(cluster, cli, monkeypatch):
+    """Item 11: another client holds a lock on runs; history gives up after
+    hotpath's lock timeout, saying so (exit 2), instead of waiting."""
+    import hotpath.db.access
+
+    url = cluster.new_database()
+    name = database_of(url)
+    store = Store.open(parse_location(url))
+    store.save(make_run())
+    store.close()
+    holder = subprocess.Popen(
+        [str(cluster.bin / "psql"), "-X", "-h", str(cluster.socket), "-U", "hotpath", "-d", name,
+         "-c", "BEGIN; LOCK TABLE runs IN ACCESS EXCLUSIVE MODE; SELECT pg_sleep(40); COMMIT;"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    try:
+        held = "SELECT count(*) FROM pg_locks WHERE relation = 'runs'::regclass AND granted"
+        wait_for_locks(cluster, name, held, 1)
+        monkeypatch.setattr(hotpath.db.access, "LOCK_TIMEOUT_S", 1)
+        start = time.monotonic()
+        res = cli("history", "--db", url)
+        assert time.monotonic() - start < 20
+        assert res.status == 2 and "holds a lock" in res.err, (res.out, res.err)
+    finally:
+        stop_sleepers(cluster, name)
+        holder.wait(timeout=30)
+
+
+def test_concurrent_upgrades_only_the_upgrader_says_so(cluster):
+    """Item 19: three `db upgrade` at once on a schema 3 history (another
+    session holds the migration lock until all three wait for it): one says
+    it upgraded from 3, the others that it was at the newest already."""
+    from alembic import command
+
+    from hotpath.store import MIGRATION_LOCK
+
+    url = cluster.new_database()
+    name = database_of(url)
+    bind = engine(url)
+    with bind.begin() as conn:
+        command.upgrade(migrate._config(conn), revision(3))
+    bind.dispose()
+    holder = subprocess.Popen(
+        [str(cluster.bin / "psql"), "-X", "-h", str(cluster.socket), "-U", "hotpath", "-d", name,
+         "-c", f"SELECT pg_advisory_lock({MIGRATION_LOCK}); SELECT pg_sleep(60);"],
+        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+    )  # fmt: skip
+    advisory = "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND "
+    try:
+        wait_for_locks(cluster, name, advisory + "granted", 1)
+        procs = [hotpath("db", "upgrade", "--db", url) for _ in range(3)]
+        wait_for_locks(cluster, name, advisory + "NOT granted", 3)
+    finally:
+        stop_sleepers(cluster, name)
+        holder.wait(timeout=30)
+    results = [finished(p) for p in procs]
+    for status, _, err in results:
+        assert status == 0, err
+    said = [out for _, out, _ in results if f"upgraded from schema 3 to {SCHEMA_VERSION}" in out]
+    assert len(said) == 1, [out for _, out, _ in results]
+    assert sum("already" in out for _, out, _ in results) == 2

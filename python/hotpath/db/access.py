@@ -37,7 +37,8 @@ ALLOWED = (
     "--db wants a SQLite file hotpath created, or (to store a run) a new file in a writable folder"
 )
 ALLOWED_URL = "check the URL, that the server is up and that its role may connect (docs/history.md)"
-# How long to wait for another process's lock on the history before giving up.
+# How long to wait for another process's lock on the history before giving
+# up: SQLite's busy timeout, PostgreSQL's lock_timeout (location.connect_args).
 LOCK_TIMEOUT_S = 10.0
 
 
@@ -79,10 +80,11 @@ def store_error(where: DbLocation, doing: str, err: BaseException) -> StoreError
     """StoreError for a database error while `doing` ("read", "written"): a lock
     held by another process says so, anything else adds what --db allows."""
     why = driver_words(err)
-    if "locked" in why:
+    if "locked" in why or "lock timeout" in why:
         return StoreError(
-            f"database '{where}' cannot be {doing}: another process holds a lock on it ({why}); "
-            "try again when it is done, or use another --db"
+            f"database '{where}' cannot be {doing}: another process holds a lock on it "
+            f"(waited {LOCK_TIMEOUT_S:g} s: {why}); try again when it is done, "
+            "or use another --db"
         )
     allowed = ALLOWED_URL if isinstance(where, DbUrl) else ALLOWED
     return StoreError(f"database '{where}' cannot be {doing} ({why}); {allowed}")
@@ -173,7 +175,10 @@ def check_db_path(path: DbLocation, write: bool = True) -> None:
     program's database is refused.
     """
     if isinstance(path, DbUrl):
-        refuse_unusable(inspect_history(path), path)
+        found = inspect_history(path)
+        refuse_unusable(found, path)
+        if write:
+            check_role_writes(path, found)
         return
     root = pseudo_root(path)
     if root is not None:
@@ -208,6 +213,54 @@ def check_db_path(path: DbLocation, write: bool = True) -> None:
         raise StoreError(f"database '{path}' cannot be created: '{ancestor}' is not a folder")
     if write and not can_write(ancestor):
         raise StoreError(f"database '{path}' cannot be created: '{ancestor}' is not writable")
+
+
+def check_role_writes(where: DbUrl, found: migrate.Found) -> None:
+    """The PostgreSQL role at `where` can store a run, as check_writable()
+    asks of a file: its sessions are not read-only, and it may insert into
+    the tables, or create them in a new history, or (an older one) upgrade
+    them as their owner. Asked of the server's privileges; writes nothing."""
+    engine, _ = open_engine(where, read_only=False)
+    try:
+        with engine.connect() as conn:
+            why = _unwritable(conn, found)
+    except DB_ERRORS as err:
+        raise store_error(where, "written", err) from err
+    finally:
+        engine.dispose()
+    if why:
+        raise StoreError(f"database '{where}' cannot be written: {why}; {ALLOWED_URL}")
+
+
+def _unwritable(conn: sa.Connection, found: migrate.Found) -> str | None:
+    """Why the role of `conn` cannot store a run, or None."""
+
+    def ask(query: str) -> Any:
+        return conn.execute(sa.text(query)).scalar()
+
+    role = ask("SELECT current_user")
+    if ask("SELECT current_setting('transaction_read_only')") == "on":
+        return (
+            f"the sessions of role '{role}' are read-only (default_transaction_read_only, "
+            "or a standby server)"
+        )
+    if found.empty:
+        if not ask("SELECT coalesce(has_schema_privilege(current_schema(), 'CREATE'), false)"):
+            return f"role '{role}' may not create the history's tables (CREATE on its schema)"
+        return None
+    for table in ("runs", "figures"):
+        if not ask(f"SELECT has_table_privilege('{table}', 'INSERT')"):
+            return f"role '{role}' may not insert into table {table}"
+    if not ask("SELECT has_sequence_privilege(pg_get_serial_sequence('runs', 'id'), 'USAGE')"):
+        return f"role '{role}' may not number new runs (USAGE on the runs.id sequence)"
+    if not found.at_head and not ask(
+        "SELECT pg_has_role(relowner, 'USAGE') FROM pg_class WHERE oid = 'runs'::regclass"
+    ):
+        return (
+            f"the history is at schema {found.effective} and only the tables' owner, not role "
+            f"'{role}', may upgrade it (hotpath db upgrade as the owner)"
+        )
+    return None
 
 
 def check_writable(path: Path, initialised: bool) -> None:

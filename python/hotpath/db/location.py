@@ -69,11 +69,20 @@ CONNECT_TIMEOUT_S = 10
 
 
 def connect_args(read_only: bool) -> dict[str, object]:
-    """psycopg's connection arguments; a read-only session cannot write."""
-    args: dict[str, object] = {"connect_timeout": CONNECT_TIMEOUT_S, "application_name": "hotpath"}
+    """psycopg's connection arguments: a time limit on connecting and on
+    waiting for a lock (access.LOCK_TIMEOUT_S: a client holding a lock on a
+    shared store must not stop every reader for good); a read-only session
+    cannot write."""
+    from hotpath.db import access
+
+    options = f"-c lock_timeout={int(access.LOCK_TIMEOUT_S * 1000)}"
     if read_only:
-        args["options"] = "-c default_transaction_read_only=on"
-    return args
+        options += " -c default_transaction_read_only=on"
+    return {
+        "connect_timeout": CONNECT_TIMEOUT_S,
+        "application_name": "hotpath",
+        "options": options,
+    }
 
 
 def looks_like_url(value: str) -> bool:
