@@ -268,6 +268,12 @@ def test_password_in_the_url_never_stored_or_shown(cluster, cli, tmp_path, fake_
     assert res.status == 0 and SECRET not in res.out + res.err, res.err
     for name in ("report.md", "report.html", "results.json"):
         assert SECRET not in (out / name).read_text(), name
+    from test_tune_evaluate import make_root, stored_args
+
+    res = cli(*stored_args(tmp_path, make_root(tmp_path), "--db", with_password))
+    assert res.status == 0 and SECRET not in res.out + res.err, res.err
+    stored = cluster.psql(database_of(url), "SELECT command_line FROM runs WHERE id = 2")
+    assert stored.startswith("hotpath tune evaluate") and SECRET not in stored, stored
 
 
 def test_unwritable_role_refused_before_measuring(cluster, cli, fake_runner):
