@@ -155,11 +155,19 @@ void hp_emit_dispatch(struct hp_json *j)
 	hp_json_key(j, "key");
 	hp_json_str(j, text);
 	for (int system = 0; system < 2; system++) {
+		const char *why = hp_dispatch_refused(system);
+
 		hp_json_key(j, system ? "system_row" : "user_row");
 		if (hp_dispatch_measured_path(system, text, sizeof(text)))
 			hp_json_null(j);
 		else
 			hp_json_str(j, text);
+		/* a row there that the library would not take, and why */
+		hp_json_key(j, system ? "system_refused" : "user_refused");
+		if (why)
+			hp_json_str(j, why);
+		else
+			hp_json_null(j);
 	}
 	hp_json_obj_end(j);
 }

@@ -114,12 +114,23 @@ static const char *untrusted(const struct stat *st, int system)
 	return NULL;
 }
 
+/* Why each measured file was refused (hp_dispatch_refused()); written
+ * once, while the row in use is chosen under pthread_once. */
+static char refusals[2][256];
+
 /* A measured file not taken: said on stderr (a library has no one else to
- * tell), and the next row in the order used. */
-static int refuse(const char *path, const char *what, const char *why)
+ * tell) and kept for hotpath to say, and the next row in the order used. */
+static int refuse(const char *path, int system, const char *what, const char *why)
 {
 	fprintf(stderr, "hotpath: measured row '%s': %s%s; not used\n", path, what, why);
+	snprintf(refusals[system], sizeof(refusals[system]), "%s%s", what, why);
 	return -1;
+}
+
+const char *hp_dispatch_refused(int system)
+{
+	hp_dispatch();	/* the choice, and any refusal, made first */
+	return refusals[!!system][0] ? refusals[!!system] : NULL;
 }
 
 /* 0 and *row from the measured file at @path; 1 when there is none;
@@ -137,13 +148,13 @@ static int read_measured(const char *path, int system, struct hp_dispatch_row *r
 	if (stat(folder, &st))
 		return 1;
 	if ((why = untrusted(&st, system)))
-		return refuse(path, "its folder is ", why);
+		return refuse(path, system, "its folder is ", why);
 	if ((why = hp__dispatch_read_text(path, text, sizeof(text), &st)))
-		return refuse(path, "", why);
+		return refuse(path, system, "", why);
 	if ((why = untrusted(&st, system)))
-		return refuse(path, "", why);
+		return refuse(path, system, "", why);
 	if (hp_dispatch_parse(text, row, err, sizeof(err)))
-		return refuse(path, "", err);
+		return refuse(path, system, "", err);
 	snprintf(row->source, sizeof(row->source), "%s", path);
 	return 0;
 }

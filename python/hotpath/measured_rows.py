@@ -17,6 +17,7 @@ from pathlib import Path
 
 from hotpath.destination import write_file
 from hotpath.errors import UsageError
+from hotpath.tune.text import escaped
 
 # The share of width probes that saw a neighbour beyond which a kept row
 # carries a flag the user sees (--show, list): its crossovers may be off.
@@ -28,6 +29,17 @@ class Places:
     key: str
     user: Path | None  # None: no HOME to keep it in
     system: Path
+
+
+def refused(dispatch: dict[str, str]) -> dict[str, str]:
+    """The measured row files the library found and refused: path -> why
+    (mode, folder, content, not a regular file), as the runner says."""
+    out = {}
+    for kind in ("user", "system"):
+        path, why = dispatch.get(f"{kind}_row"), dispatch.get(f"{kind}_refused")
+        if path and why:
+            out[path] = why
+    return out
 
 
 def places(dispatch: dict[str, str]) -> Places | None:
@@ -97,7 +109,14 @@ def in_use_lines(dispatch: dict[str, str]) -> list[str]:
     if source not in ("built-in", "unknown"):
         lines += [f"  {line.lstrip('# ')}" for line in comments(source)]
     where = places(dispatch)
+    not_taken = refused(dispatch)
+    for path, why in not_taken.items():
+        lines.append(f"  measured row {escaped(path)} refused: {escaped(why)}; not used")
     if where is not None and source == "built-in":
-        lines.append(f"  no row measured for this CPU's key ({where.key}): "
-                     "`hotpath dispatch --save` measures one")  # fmt: skip
+        lines.append(
+            "  `hotpath dispatch --save` measures and keeps a new one"
+            if not_taken
+            else f"  no row measured for this CPU's key ({where.key}): "
+            "`hotpath dispatch --save` measures one"
+        )
     return lines

@@ -112,6 +112,33 @@ def test_show_and_list_say_where_the_row_comes_from(cli, cache: Path):
     assert cli("dispatch", "--show", "--save").status == 2
 
 
+@pytest.mark.parametrize(
+    "spoil, why",
+    [
+        (lambda path: path.chmod(0o666), "writable by others"),
+        (lambda path: path.parent.chmod(0o777), "its folder is writable by others"),
+        (lambda path: path.write_text("name = broken\n"), "missing csum.even"),
+        (lambda path: (path.unlink(), os.mkfifo(path, 0o644)), "not a regular file"),
+    ],
+    ids=["mode-0666", "writable-folder", "corrupt", "fifo"],
+)
+def test_a_refused_row_is_said_refused_with_why(cli, cache: Path, spoil, why):
+    where = measured_rows.places(dispatch_listing())
+    assert where is not None and where.user is not None
+    path = measured_rows.save(where, ROW, system=False)
+    spoil(path)
+    try:
+        for command in (("dispatch", "--show"), ("list",)):
+            res = cli(*command)
+            assert res.status == 0, res.err
+            assert "dispatch row in use: " in res.out and "(built-in)" in res.out
+            assert f"measured row {path} refused: {why}" in res.out, res.out
+            assert "no row measured" not in res.out
+        assert f"user row: {path} (refused)" in cli("dispatch", "--show").out
+    finally:
+        path.parent.chmod(0o755)
+
+
 def test_a_program_linking_libhpsum_reads_this_cpus_row(tmp_path: Path, cache: Path):
     """The library finds the row by the same key as the runner: a bad row
     there is named (and the built-in row used), a good one taken silently."""

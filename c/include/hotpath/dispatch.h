@@ -114,6 +114,11 @@ size_t hp_dispatch_key(char *buf, size_t len);
  * HP_SYSTEM_ROWS's; 0, or -1 when there is no such place (no HOME). */
 int hp_dispatch_measured_path(int system, char *buf, size_t len);
 
+/* Why the measured row file of @system (as hp_dispatch_measured_path())
+ * was refused when the row in use was chosen ("writable by others", a
+ * parse error), or NULL: taken, absent, or never looked at. */
+const char *hp_dispatch_refused(int system);
+
 /* Parse row text into *row; 0, or -1 with a one-line reason in err: the
  * line number and what was expected there, never the text itself (a
  * set-uid program must not show a file's content to whoever runs it). */

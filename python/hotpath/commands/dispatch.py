@@ -291,11 +291,19 @@ def _show(in_use: dict[str, str]) -> int:
     where = measured_rows.places(in_use)
     if where is not None:
         lines.append(f"this CPU's key: {where.key}")
+        not_taken = measured_rows.refused(in_use)
         for label, path in (("user", where.user), ("system", where.system)):
-            state = "none" if path is None else f"{path}" + ("" if path.exists() else " (none)")
-            lines.append(f"  {label} row: {state}")
+            lines.append(f"  {label} row: {_row_state(path, not_taken)}")
     print("\n".join(lines))
     return 0
+
+
+def _row_state(path: Path | None, not_taken: dict[str, str]) -> str:
+    if path is None:
+        return "none"
+    if str(path) in not_taken:
+        return f"{path} (refused)"
+    return f"{path}" if path.exists() else f"{path} (none)"
 
 
 def _contended(result: RunResult) -> float:
