@@ -19,7 +19,9 @@ import pytest
 from conftest import ROOT, SCHEMA
 from hotpath import labs, measure
 from hotpath.labs.csum import asmgraph, chainbound
+from hotpath.labs.csum.bound import honest_bound
 from hotpath.render import html as html_format
+from hotpath.results import MODEL_OFF, FigureResult
 
 TOOLS = shutil.which("gcc") is not None and shutil.which("llvm-mca") is not None
 needs_tools = pytest.mark.skipif(not TOOLS, reason="needs gcc and llvm-mca (scripts/setup.sh)")
@@ -184,6 +186,24 @@ def test_bound_column_beside_40_byte_latency(cli):
         header, _, under = table_rows(res.out, f"csum_partial, {mode} mode")
         assert "bound" not in header
         assert "bound: none in this table" in under and "latency mode" in under
+
+
+@pytest.mark.parametrize(
+    "model, ci_hi",
+    [(7.8, 7.77), (7.8, 7.7951), (6.3, 5.95), (12.0, 11.999)],
+)
+def test_model_off_prints_the_digits_that_decide_it(model, ci_hi):
+    # "puts this path at 7.8 cycles, above the measured 7.8" said nothing:
+    # the model is off when it lies above the interval's upper end, and both
+    # are printed with the digits that tell them apart.
+    figure = FigureResult("csum", "csum_partial", "seed-32bit", 40, 0, "latency", "cycles",
+                          "ok", median=ci_hi - 0.01, ci_lo=ci_hi - 0.02, ci_hi=ci_hi)  # fmt: skip
+    chain = chainbound.ChainBound("seed-32bit", 0, 5, 5, 5.0, model, "znver2", 10, "")
+    bound = honest_bound(figure, chain)
+    assert bound.status == MODEL_OFF and bound.reason is not None
+    said = re.search(r"at ([0-9.]+) cycles .*95% interval ends at ([0-9.]+)", bound.reason)
+    assert said, bound.reason
+    assert float(said.group(1)) > float(said.group(2)), bound.reason
 
 
 def test_model_follows_the_vendor():

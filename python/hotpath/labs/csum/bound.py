@@ -57,11 +57,23 @@ def honest_bound(figure: FigureResult, result: chainbound.ChainBound) -> Bound:
     )
     if figure.timed and figure.ci_hi is not None and cycles > figure.ci_hi:
         bound.status, bound.cycles = MODEL_OFF, None  # no floor above the figure
+        places = _places_apart(cycles, figure.ci_hi)
         bound.reason = (
-            f"llvm-mca -mcpu={result.model} puts this path at {cycles:g} cycles ({binds} bound), "
-            f"above the measured {figure.median or 0:.1f}: the model is wrong for this CPU"
+            f"llvm-mca -mcpu={result.model} puts this path at {cycles:.{places}f} cycles "
+            f"({binds} bound), above the measured {figure.median or 0:.{places}f}, whose 95% "
+            f"interval ends at {figure.ci_hi:.{places}f}: the model is wrong for this CPU"
         )
     return bound
+
+
+def _places_apart(above: float, below: float) -> int:
+    """The fewest decimals (1 at least) at which `above` prints above `below`:
+    the digits that decide "model off" (7.8 against 7.77 is 7.80 and 7.77,
+    not 7.8 and 7.8)."""
+    places = 1
+    while places < 6 and f"{above:.{places}f}" == f"{below:.{places}f}":
+        places += 1
+    return places
 
 
 def attach_bounds(run: RunResult) -> None:
