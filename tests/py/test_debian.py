@@ -18,7 +18,7 @@ from conftest import ROOT
 # writer a child of the shell (as apt's http method is apt-get's).
 STALLS = "printf x > partial/p.deb; sleep 600"
 TRICKLES = "while :; do printf x >> partial/p.deb; sleep 0.2; done"
-STEADY = "for i in 1 2 3 4 5 6 7 8; do printf x >> partial/p.deb; sleep 0.3; done"
+STEADY = "for i in $(seq 12); do printf x >> partial/p.deb; sleep 0.25; done"  # 3 s
 
 
 def fake_download(tmp_path: Path, writer: str, stall_s: float, limit_s: float):
@@ -76,15 +76,17 @@ def gone(pid: int) -> bool:
     return stat.rpartition(")")[2].split()[0] == "Z"
 
 
+# Each limit far from the other and from the writer's pace, so that a busy
+# machine cannot make one case look like the other.
 @pytest.mark.parametrize(
-    "writer, said",
+    "writer, stall_s, limit_s, said",
     [
-        (STALLS, "no data for 1 s"),
-        (TRICKLES, "not done after 2 s"),
+        (STALLS, 1.0, 20.0, "no data for 1 s"),
+        (TRICKLES, 5.0, 2.0, "not done after 2 s"),
     ],
 )
-def test_a_stalled_download_is_stopped_and_named(tmp_path, writer, said):
-    status, out, writer_pid, _ = fake_download(tmp_path, writer, stall_s=1.0, limit_s=2.0)
+def test_a_stalled_download_is_stopped_and_named(tmp_path, writer, stall_s, limit_s, said):
+    status, out, writer_pid, _ = fake_download(tmp_path, writer, stall_s, limit_s)
     assert status == 1, out
     assert "apt-get download linux-source-6.1=1" in out and said in out, out
     assert "Traceback" not in out
@@ -92,6 +94,6 @@ def test_a_stalled_download_is_stopped_and_named(tmp_path, writer, said):
 
 
 def test_a_slow_download_that_goes_on_is_not_stopped(tmp_path):
-    status, out, _, into = fake_download(tmp_path, STEADY, stall_s=1.0, limit_s=20.0)
+    status, out, _, into = fake_download(tmp_path, STEADY, stall_s=2.0, limit_s=20.0)
     assert status == 0, out
-    assert (into / "linux-source-6.1_1_all.deb").read_text() == "x" * 8
+    assert (into / "linux-source-6.1_1_all.deb").read_text() == "x" * 12
