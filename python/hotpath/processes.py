@@ -20,7 +20,15 @@ def kill_group(proc: "subprocess.Popen[Any]") -> None:
         os.killpg(proc.pid, signal.SIGKILL)
 
 
-def end_group(proc: "subprocess.Popen[Any]") -> None:
-    """kill_group, then reap the leader."""
+def end_group(proc: "subprocess.Popen[Any]", grace_s: float = 0.0) -> None:
+    """kill_group, then reap the leader. With `grace_s`, a leader still
+    running is sent SIGTERM first and given that long to end: a child that
+    runs a group of its own (hotpath running its runner) can end it only
+    then, as SIGKILL reaches no group but this one."""
+    if grace_s > 0 and proc.poll() is None:
+        with contextlib.suppress(ProcessLookupError):
+            os.killpg(proc.pid, signal.SIGTERM)
+        with contextlib.suppress(subprocess.TimeoutExpired):
+            proc.wait(timeout=grace_s)
     kill_group(proc)
     proc.wait()

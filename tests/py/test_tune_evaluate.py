@@ -225,6 +225,30 @@ def test_interrupted_evaluate_ends_the_whole_workload(tmp_path, signum):
             os.kill(child, signal.SIGKILL)
 
 
+def test_an_interrupted_workload_may_clean_up_first(tmp_path):
+    # SIGTERM before SIGKILL: a workload that starts its own process group
+    # (the hotpath-csum workload's runner) must get to end it.
+    root = make_root(tmp_path)
+    prof = profile(tmp_path, setting('"vm.fake_delay"', "2"))
+    started, cleaned = tmp_path / "started", tmp_path / "cleaned"
+    command = (f"sl=trap 'echo yes > {cleaned}; exit 1' TERM; "
+               f"sleep 60 & touch {started}; wait")  # fmt: skip
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "hotpath", *evaluate_args(prof, root, 3, command)],
+        cwd=REPO,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 30
+    while not started.exists() and time.monotonic() < deadline:
+        time.sleep(0.01)
+    proc.send_signal(signal.SIGTERM)
+    _, err = proc.communicate(timeout=30)
+    assert proc.returncode == 143, err
+    assert cleaned.exists(), "the workload was killed without a SIGTERM first"
+
+
 def test_missing_workloads_named_and_skipped(monkeypatch, capsys):
     monkeypatch.setenv("PATH", "/nonexistent")
     chosen, skipped = workloads.select("hackbench,memcpy,hotpath-csum", [], quick=True)

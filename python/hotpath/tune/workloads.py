@@ -24,6 +24,7 @@ from hotpath.errors import HotpathError, UsageError
 from hotpath.processes import end_group
 
 TIME_LIMIT_S = 300.0
+GRACE_S = 2.0  # after SIGTERM, before SIGKILL: time to end what it started
 _NAME = re.compile(r"[A-Za-z0-9_-]+")
 
 
@@ -68,7 +69,7 @@ class Workload:
         finally:
             # After a time limit, Ctrl-C or SIGTERM all of it; after a normal
             # end whatever it left behind, which would run on into the next timing.
-            end_group(proc)
+            end_group(proc, grace_s=GRACE_S)
         if proc.returncode != 0:
             tail = (stderr or stdout).strip().splitlines()[-3:]
             raise HotpathError(
