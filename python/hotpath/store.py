@@ -42,6 +42,7 @@ from hotpath.db.access import (
 from hotpath.db.location import DbLocation, masked
 from hotpath.db.rows import (
     CorruptRunError,
+    column_problems,
     command_text,
     figure_from_row,
     figure_row,
@@ -50,11 +51,11 @@ from hotpath.db.rows import (
     run_from_row,
     run_problems,
     run_values,
-    text,
 )
 from hotpath.errors import StoreError, UsageError
 from hotpath.inputs import ascii_int, shown
 from hotpath.results import FigureResult, RunResult
+from hotpath.tune.text import escaped
 
 # The PostgreSQL advisory lock taken while a history's schema is migrated.
 MIGRATION_LOCK = 0x686F7470  # "hotp"
@@ -299,8 +300,8 @@ class Store:
     def copy_in(self, run_row: dict[str, Any], figure_rows: list[dict[str, Any]]) -> int | None:
         """Store a run as another history keeps it (export()), in one
         transaction: its new id, or None when a run of its uid is here
-        already. CorruptRunError, nothing written, for a run that could not be
-        read back; a password in its command line is masked."""
+        already. StoreError naming each problem, nothing written, for a run
+        that could not be read back; a password in its command line is masked."""
         problems = run_problems(run_row.get("id"), run_row, figure_rows)
         if problems:
             raise StoreError("; ".join(problems))
@@ -563,18 +564,19 @@ class Store:
 def _run_row(row: Any) -> RunRow:
     """A line of `hotpath history` from its columns; CorruptRunError if it does not read."""
     columns = row._mapping
+    wrong = column_problems("runs", columns)
+    if wrong:
+        raise CorruptRunError(row.id, wrong[0])
     labs = json_column(columns, "labs_json", row.id)
-    if not isinstance(labs, list):
-        raise CorruptRunError(row.id, "lab list (labs_json) is not a JSON list")
     return RunRow(
         run_id=row.id,
-        started=text(row.started),
-        command=text(row.command),
+        started=escaped(row.started),
+        command=escaped(row.command),
         command_line=command_text(row.command_line),
         machine=machine_from_row(columns, row.id).short_name(),
-        machine_key=text(row.machine_key),
+        machine_key=escaped(row.machine_key),
         figures=row.figures,
-        labs=[text(lab) for lab in labs if lab != "calibrate"],
+        labs=[lab for lab in labs if lab != "calibrate"],
     )
 
 

@@ -137,8 +137,9 @@ def corrupt(path: Path) -> None:
 
 
 def test_corrupt_runs_named_and_skipped(tmp_path: Path, cli):
-    path = history(tmp_path / "h.sqlite", 4)
+    path = history(tmp_path / "h.sqlite", 5)
     corrupt(path)
+    sql(path, "UPDATE runs SET labs_json = '{}' WHERE id = 5")  # JSON, not a list
     db = ("--db", str(path))
     res = cli("history", *db)
     assert res.status == 0 and "Traceback" not in res.err, res.err
@@ -162,6 +163,7 @@ def test_corrupt_runs_named_and_skipped(tmp_path: Path, cli):
     assert res.status == 1
     assert "run 2: machine record (machine_json) is not valid JSON" in res.out, res.out
     assert "run 3: figure 0: samples do not decompress" in res.out, res.out
+    assert "run 5: lab list (labs_json) is not a JSON list" in res.out, res.out
 
 
 def test_schema_version_not_a_number(tmp_path: Path, cli):

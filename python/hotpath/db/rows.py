@@ -29,16 +29,18 @@ from hotpath.protocol import parse_variant
 from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult, VariantResult
 from hotpath.tune.text import escaped
 
-# The runs table's JSON columns, in the words a message names them by.
-JSON_COLUMNS = {
-    "machine_json": "machine record",
-    "clock_json": "clock record",
-    "labs_json": "lab list",
-    "settings_json": "settings",
-    "variants_json": "variant list",
-    "calibration_json": "calibration",
-    "extras_json": "bounds, graphs and lab sections",
+# The runs table's JSON columns: the words a message names each by, and
+# the JSON type it holds.
+JSON_COLUMNS: dict[str, tuple[str, type]] = {
+    "machine_json": ("machine record", dict),
+    "clock_json": ("clock record", dict),
+    "labs_json": ("lab list", list),
+    "settings_json": ("settings", dict),
+    "variants_json": ("variant list", list),
+    "calibration_json": ("calibration", dict),
+    "extras_json": ("bounds, graphs and lab sections", dict),
 }
+JSON_TYPES: dict[type, str] = {dict: "a JSON object", list: "a JSON list"}
 # Multi-line text that goes to files and HTML only, never to a terminal.
 UNESCAPED_KEYS = frozenset({"dot"})
 
@@ -48,19 +50,18 @@ class CorruptRunError(StoreError):
     (machine_json) is not valid JSON". Readers that list runs skip it."""
 
     def __init__(self, run_id: object, why: str) -> None:
-        super().__init__(f"run {run_id}: {why}")
+        super().__init__(escaped(f"run {run_id}: {why}"))  # `why` may quote the row
         self.run_id = run_id
-        self.why = why
 
 
-def text(value: Any) -> Any:
+def escaped_json(value: Any) -> Any:
     """Every string in `value` (a JSON document) escaped for a terminal."""
     if isinstance(value, str):
         return escaped(value)
     if isinstance(value, list):
-        return [text(v) for v in value]
+        return [escaped_json(v) for v in value]
     if isinstance(value, dict):
-        return {k: v if k in UNESCAPED_KEYS else text(v) for k, v in value.items()}
+        return {escaped(k): v if k in UNESCAPED_KEYS else escaped_json(v) for k, v in value.items()}
     return value
 
 
@@ -70,16 +71,19 @@ def command_text(line: str) -> str:
 
 
 def json_column(row: Any, name: str, run_id: object) -> Any:
-    """A JSON column of a runs row, decoded (None where it is NULL)."""
+    """A JSON column of a runs row, decoded (None where it is NULL), its
+    text escaped; CorruptRunError unless it is JSON of the column's type."""
+    words, kind = JSON_COLUMNS[name]
     value = row.get(name)
     if value is None:
         return None
     try:
-        return json.loads(value)
+        doc = json.loads(value)
     except (TypeError, ValueError) as err:
-        raise CorruptRunError(
-            run_id, f"{JSON_COLUMNS[name]} ({name}) is not valid JSON ({err})"
-        ) from err
+        raise CorruptRunError(run_id, f"{words} ({name}) is not valid JSON ({err})") from err
+    if not isinstance(doc, kind):
+        raise CorruptRunError(run_id, f"{words} ({name}) is not {JSON_TYPES[kind]}")
+    return escaped_json(doc)
 
 
 def pack_samples(samples: np.ndarray) -> bytes:
@@ -117,11 +121,8 @@ def run_values(run: RunResult) -> dict[str, Any]:
 
 def machine_from_row(row: Any, run_id: object) -> Fingerprint:
     """The machine a runs row names, its text escaped; CorruptRunError if none."""
-    doc = text(json_column(row, "machine_json", run_id))
-    if not isinstance(doc, dict):
-        raise CorruptRunError(run_id, "machine record (machine_json) is not a JSON object")
     try:
-        return Fingerprint.from_json(doc)
+        return Fingerprint.from_json(json_column(row, "machine_json", run_id))
     except TypeError as err:
         raise CorruptRunError(
             run_id, f"machine record (machine_json) is not a machine's ({err})"
@@ -132,10 +133,10 @@ def run_from_row(row: Any, run_id: Any) -> RunResult:
     """A run from its row (its figures apart), by column name: a history of
     an older schema lacks the newer columns. CorruptRunError if it does not
     translate."""
-    wrong = _column_problems("runs", row)
+    wrong = column_problems("runs", row)
     if wrong:
         raise CorruptRunError(run_id, wrong[0])
-    doc = {name: text(json_column(row, name, run_id)) for name in JSON_COLUMNS}
+    doc = {name: json_column(row, name, run_id) for name in JSON_COLUMNS}
     try:
         run = RunResult(
             command=escaped(row["command"]),
@@ -201,7 +202,7 @@ def figure_from_row(row: Any, run_id: object = None) -> FigureResult:
     get = row.get
     run_id = get("run_id") if run_id is None else run_id
     where = f"figure {get('seq', '?')}"
-    wrong = _column_problems("figures", row)
+    wrong = column_problems("figures", row)
     if wrong:
         raise CorruptRunError(run_id, f"{where}: {wrong[0]}")
     try:
@@ -213,7 +214,7 @@ def figure_from_row(row: Any, run_id: object = None) -> FigureResult:
             lab=escaped(row["lab"]), primitive=escaped(row["primitive"]),
             variant=escaped(row["variant"]), size=row["size"], align=row["align"],
             mode=escaped(row["mode"]), unit=escaped(row["unit"]), status=escaped(row["status"]),
-            reason=text(row["reason"]), n=row["n"], median=row["median"], min=row["min"],
+            reason=escaped_json(row["reason"]), n=row["n"], median=row["median"], min=row["min"],
             p10=row["p10"], p90=row["p90"], ci_lo=row["ci_lo"], ci_hi=row["ci_hi"],
             noisy=bool(row["noisy"]), calls_per_sample=row["calls_per_sample"],
             samples=samples,
@@ -249,7 +250,7 @@ def run_problems(
     return problems
 
 
-def _column_problems(table: str, row: dict[str, Any]) -> list[str]:
+def column_problems(table: str, row: Any) -> list[str]:
     """Columns whose value is not of the table's declared type (SQLite keeps
     whatever it is given: a median of 'abc')."""
     problems = []
