@@ -40,7 +40,8 @@ DEBIAN_PACKAGES+=(qemu-system-x86 busybox-static libelf1)
 # bison for Kconfig and genksyms, libelf-dev for objtool, libssl-dev for
 # sign-file and extract-cert, bc for include/generated/timeconst.h. Not needed:
 # dwarves (pahole: BTF is switched off), cpio (kheaders), rsync (headers_install).
-DEBIAN_PACKAGES+=(flex bison libelf-dev libssl-dev bc)
+# bubblewrap: as root, a tree's code runs contained (kernelsrc/contain.py).
+DEBIAN_PACKAGES+=(flex bison libelf-dev libssl-dev bc bubblewrap)
 
 # The report's browser test (tests/py/test_report_browser.py): Debian's
 # Chromium and its chromedriver, never a browser fetched at run time.

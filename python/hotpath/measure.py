@@ -138,6 +138,9 @@ def run_requests(
     learnt = list(width_history or [])
     groups: list[list[BenchRun]] = [[] for _ in requests]
     with tempdirs.fresh("hotpath-with-") as tmp:  # a kill -9's: removed by the next run
+        # A runner that loads a kernel tree's objects runs as nobody when
+        # hotpath is root (kernelsrc/contain.py): it reads the compiled files.
+        tmp.chmod(0o755)
         # A file whose needs= this CPU lacks is not even compiled.
         needs = any(spec.needs for spec in user_specs)
         features = listing(runner).cpu.features if needs else []

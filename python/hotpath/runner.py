@@ -95,6 +95,15 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
     command = [str(runner.executable), *args]
     if progress is not None:
         command.append("--progress")
+    contained = False
+    if "--with-kernel" in args:
+        # A kernel tree's objects run in it: contained where hotpath runs
+        # as root (kernelsrc/contain.py), imported only for such a run.
+        from hotpath.kernelsrc import contain
+
+        contained = contain.active()
+        if contained:
+            command = contain.runner_command(command, runner.build)
     try:
         # A group of its own: with the copies of it that a brought variant
         # may fork, it is killed as one (kill_group).
@@ -137,6 +146,8 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
         # (cli.py), the runner too: no orphans.
         kill_group(proc)
         status = proc.wait()
+        if contained:
+            status = contain.status(status, contained)
         for reader in readers:
             reader.join(timeout=5)  # the pipes close as the group dies
         if progress is not None:

@@ -14,6 +14,7 @@ values only, never speed.
 
 import json
 import os
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -30,7 +31,7 @@ from conftest import (
 )
 from hotpath.debian import locked
 from hotpath.errors import UsageError
-from hotpath.kernelsrc import devtrees, kbuild, kbuilt, layouts, timed_files, trees
+from hotpath.kernelsrc import contain, devtrees, kbuild, kbuilt, layouts, timed_files, trees
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
@@ -174,6 +175,9 @@ def test_a_working_tree_is_built_with_o_and_timed(cli, clean_612):
     origin = variant["origin"]
     assert "working tree as it is, make defconfig, built in" in origin, origin
     assert "not a git checkout" in origin and "Kbuild objects loaded by hotpath" in origin
+    if os.geteuid() == 0:  # its build ran contained, as nobody (contain.py)
+        out = Path(re.search(r"built in (/\S+?)[;,]", origin)[1])
+        assert (out / "arch/x86/lib/csum-partial_64.o").stat().st_uid == contain.BUILD_UID
 
 
 @pytest.fixture(scope="module")
@@ -366,6 +370,8 @@ def test_the_help_says_that_building_a_tree_runs_its_code(cli):
     res = cli("csum", "--help")
     text = " ".join(res.out.split())
     assert text.count("Building a tree runs its code") == 2, text
+    assert "as root, contained (bubblewrap: as nobody, no network" in text
+    assert "--trust-tree" in text
 
 
 def test_without_network_and_cache_the_run_says_so_once_and_goes_on(cli, tmp_path, monkeypatch):

@@ -82,6 +82,7 @@ def relocations_to(objects: list[Path], symbol: str) -> int:
 def glue_spec(tree, tmp_path, text: str, name: str, mode: str = "off") -> Path:
     source = tmp_path / f"{name}.c"
     source.write_text(text)
+    tmp_path.chmod(0o755)  # a contained loader (nobody, kernelsrc/contain.py) reads the spec
     glue = kbuild.build_glue(tree, source, name)
     return kload.write_spec(
         tree.root, [glue], repo_root() / "build" / "kruntime.o", kload.mitigations(mode), tmp_path
@@ -230,6 +231,7 @@ def test_avc_times_avc_c_own_lookup_of_both_debian_trees(cli, real_runner):
 def test_an_init_that_crashes_the_loader_is_said_with_its_signal(tree_612, build_dir, tmp_path):
     source = tmp_path / "hp_test_trap.c"
     source.write_text(TRAP_GLUE)
+    tmp_path.chmod(0o755)  # as in glue_spec()
     glue = kbuild.build_glue(tree_612, source, "hp_test_trap")
     spec = kload.write_spec(
         tree_612.root, [glue], repo_root() / "build" / "kruntime.o", kload.mitigations("off"),

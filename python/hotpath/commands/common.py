@@ -24,7 +24,7 @@ from hotpath.db.access import check_db_path, db_path, storing
 from hotpath.db.location import location_type
 from hotpath.destination import check_folder, reason
 from hotpath.errors import HotpathError, StoreError, UsageError
-from hotpath.kernelsrc import devtrees
+from hotpath.kernelsrc import contain, devtrees
 from hotpath.labs import Lab
 from hotpath.plots import plot_run
 from hotpath.render import markdown, text
@@ -151,8 +151,10 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
         "Kbuild, repeatable: DIR as its files are (linux-HEAD, linux-HEAD+dirty; a clean tree, "
         "built with O= into the cache), DIR@REV[,REV...] as each git revision has them "
         "(linux-REV, each in a git worktree of the cache, never your checkout); about a "
-        "minute per tree the first time. Building a tree runs its code: its Makefiles, "
-        "scripts and compiler plugins run as this user; docs/kernel-source.md",
+        "minute per tree the first time. Building a tree runs its code (its Makefiles, "
+        "scripts, compiler plugins; its objects when timed): as root, contained (bubblewrap: "
+        "as nobody, no network, all read-only but its build folder) unless --trust-tree; "
+        "docs/kernel-source.md",
     )
     parser.add_argument(
         "--kernel-config",
@@ -162,9 +164,9 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
         help="the config a --kernel-tree is built with (BTF and module signing then switched "
         "off): a config file, Debian's config.amd64_none_amd64 of 6.12 or 6.1, or `make "
         "defconfig`'s (default: auto, the tree's own .config if it has one, else debian-6.12). "
-        "Building a tree runs its code: its Makefiles, scripts and compiler plugins run as "
-        "this user",
+        "Building a tree runs its code: see --kernel-tree",
     )
+    add_trust_option(parser)
     parser.add_argument(
         "--debian-kernels",
         action=argparse.BooleanOptionalAction,
@@ -184,6 +186,16 @@ def add_kernel_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def add_trust_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--trust-tree",
+        action="store_true",
+        help="run a kernel tree's code (its build, its objects when timed) as root when "
+        "hotpath runs as root, not contained by bubblewrap as nobody with no network: only "
+        "for a tree whose every file you trust",
+    )
+
+
 def _kernel_config(value: str) -> str:
     """--kernel-config's value, checked (exit 2 naming it and what is allowed)."""
     try:
@@ -196,6 +208,7 @@ def real_kernels(args: argparse.Namespace, lab: Lab, runner: Runner) -> kernelsr
     """The real kernels' variants a lab command times (none for a lab without)."""
     if not kernelsrc.timed_files(lab.name):
         return kernelsrc.KernelSet()
+    contain.trust(args.trust_tree)
     return kernelsrc.lab_kernels(
         lab.name,
         args.kernel_tree,

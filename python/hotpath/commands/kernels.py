@@ -17,8 +17,9 @@ import argparse
 import shutil
 import time
 
+from hotpath.commands.common import add_trust_option
 from hotpath.errors import HotpathError, UsageError
-from hotpath.kernelsrc import kbuild
+from hotpath.kernelsrc import contain, kbuild
 from hotpath.kernelsrc.kbuilt import (
     KBUILD_COMPONENTS,
     Reader,
@@ -45,10 +46,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="also check this tree's files (or its revisions') against the labs' layouts; "
         "nothing is built",
     )
+    add_trust_option(parser)
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    contain.trust(args.trust_tree)
     if args.action == "prepare":
         return prepare()
     if args.action == "prune":
@@ -102,6 +105,7 @@ def prepare() -> int:
             else f"cached ({took:.2f} s; prepared in {first:.0f} s the first time)"
         )
         print(f"{tree.name} (Linux {tree.version}, {tree.where}): {how}, {tree.root}")
+    print(f"A tree's code (its build, its objects when timed) runs {contain.said()}.")
     return status
 
 

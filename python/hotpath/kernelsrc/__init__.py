@@ -17,7 +17,8 @@ loaded into the runner as the kernel loads a module and patched as the
 kernel patches itself on this CPU (kbuilt.py, kload.py, c/kload), with
 `--mitigations off` (the default) or `host`; a `host` variant is named
 with `+host`. Building a tree runs its code (its Makefiles, scripts and
-compiler plugins) as the user who runs hotpath.
+compiler plugins), and timing it runs its objects: as root, contained
+(contain.py) unless --trust-tree.
 
 They pass the correctness gate like every variant; they are flagged
 "kernel" (HP_V_KERNEL) so the reports know real code from a

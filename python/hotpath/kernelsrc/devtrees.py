@@ -42,6 +42,7 @@ from hotpath.kernelsrc.kbuild import (
     configure,
     debian_config,
     kbuild_root,
+    kernelrelease,
     make,
     say,
     toolchain,
@@ -82,10 +83,11 @@ def base_config(source: Path, config: str) -> tuple[bytes | None, str]:
     return Path(config).read_bytes(), str(Path(config).resolve())
 
 
-def _git(repo: Path, *args: str) -> str:
-    """git's output (kernelsrc/git.py: nothing the repository says runs);
-    HotpathError with git's message when it fails."""
-    done = git(repo, *args)
+def _git(repo: Path, *args: str, ours: bool = False) -> str:
+    """git's output (kernelsrc/git.py: nothing the repository says runs;
+    `ours`: a worktree of the cache); HotpathError with git's message when
+    it fails."""
+    done = git(repo, *args, ours=ours)
     if done.returncode != 0:
         said = done.stderr.decode(errors="replace").strip()
         raise HotpathError(f"git -C {repo} {' '.join(args)} failed: {said}")
@@ -166,14 +168,14 @@ def _apply(tree: Path, patch: bytes) -> None:
     if applied_file.is_file() and applied_file.read_text() == digest:
         return
     applied_file.unlink(missing_ok=True)
-    _git(tree, "checkout", "--force", "--", ".")
+    _git(tree, "checkout", "--force", "--", ".", ours=True)
     if patch:
         _git_apply(tree, patch)
     applied_file.write_text(digest)
 
 
 def _git_apply(tree: Path, patch: bytes) -> None:
-    applied = git(tree, "apply", "--binary", "-", input=patch)
+    applied = git(tree, "apply", "--binary", "-", input=patch, ours=True)
     if applied.returncode != 0:
         raise HotpathError(
             f"the working tree's uncommitted changes do not apply to its HEAD in {tree}: "
@@ -213,7 +215,7 @@ def _prepare_checkout(
         if patch:
             _git_apply(work / "tree", patch)
         log(f"preparing {facts['name']}: configuring ({facts['config']}; {CONFIG_SUMMARY})...")
-        digest, results = configure(work / "tree", base, log_file)
+        digest, results = configure(work / "tree", base, log_file, work)
         entry = folder / f"{key}-{digest}"
         known = _ready(entry)
         if known is not None:
@@ -236,8 +238,8 @@ def _prepare_checkout(
         made.remove(work)
         tree = entry / "tree"
         log(f"preparing {facts['name']}: make modules_prepare...")
-        make(tree, ["-j", str(_jobs()), "modules_prepare"], _log_of(entry))
-        release = make(tree, ["-s", "kernelrelease"], _log_of(entry)).strip()
+        make(tree, ["-j", str(_jobs()), "modules_prepare"], _log_of(entry), entry)
+        release = kernelrelease(tree, [], _log_of(entry), entry)
         facts.update(
             config_digest=digest,
             changes=results,
@@ -300,10 +302,10 @@ def prepare_working(source: Path, config: str = "auto", log: Log = say) -> Prepa
         name = f"linux-{source.name}"
         try:
             log(f"preparing {name} (first time): configuring ({config_words}) in {out}...")
-            digest, results = configure(source, base, _log_of(entry), out=out)
+            digest, results = configure(source, base, _log_of(entry), entry, out=out)
             log(f"preparing {name}: make O={out} modules_prepare...")
-            make(source, ["-j", str(_jobs()), f"O={out}", "modules_prepare"], _log_of(entry))
-            release = make(source, ["-s", f"O={out}", "kernelrelease"], _log_of(entry)).strip()
+            make(source, ["-j", str(_jobs()), f"O={out}", "modules_prepare"], _log_of(entry), entry)
+            release = kernelrelease(source, [f"O={out}"], _log_of(entry), entry)
             facts: dict[str, object] = {
                 "kind": "working",
                 "name": name,

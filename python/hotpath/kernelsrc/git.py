@@ -22,7 +22,7 @@ drivers, a pager. Every git command of hotpath's goes through git() here:
 - diff is always asked for `--no-ext-diff --no-textconv` by its callers.
 
 Building a tree still runs the tree's code (its Makefiles, its host
-programs): that is Kbuild's, said in the docs and the options' help.
+programs): contain.py says how that is contained.
 """
 
 import functools
@@ -88,12 +88,12 @@ def _config_args() -> list[str]:
     return [arg for item in items for arg in ("-c", item)]
 
 
-def _filter_overrides(repo: Path) -> list[str]:
+def _filter_overrides(repo: Path, mine: list[str]) -> list[str]:
     """`-c` pairs emptying every filter driver the repository's config names."""
     try:
         done = subprocess.run(
-            ["git", *_config_args(), "-C", str(repo), "config", "--name-only", "--get-regexp",
-             r"^filter\..*\.(clean|smudge|process|required)$"],
+            ["git", *_config_args(), *mine, "-C", str(repo), "config", "--name-only",
+             "--get-regexp", r"^filter\..*\.(clean|smudge|process|required)$"],
             capture_output=True, text=True, env=environment(), check=False,
         )  # fmt: skip
     except OSError as err:
@@ -106,10 +106,24 @@ def _filter_overrides(repo: Path) -> list[str]:
     return args
 
 
-def git(repo: Path, *args: str, input: bytes | None = None) -> subprocess.CompletedProcess[bytes]:
+def git(
+    repo: Path, *args: str, input: bytes | None = None, ours: bool = False
+) -> subprocess.CompletedProcess[bytes]:
     """`git -C repo ARGS` as the module docstring says; never raises for git's
-    own exit status (the caller reads it), HotpathError when git cannot start."""
-    command = ["git", *_config_args(), *_filter_overrides(repo), "-C", str(repo), *args]
+    own exit status (the caller reads it), HotpathError when git cannot start.
+    `ours`: `repo` is a worktree of hotpath's cache, which a contained build
+    owns (kernelsrc/contain.py); git's check of an owner is for another
+    user's repository, and this one is hotpath's own."""
+    mine = ["-c", f"safe.directory={repo}"] if ours else []
+    command = [
+        "git",
+        *_config_args(),
+        *mine,
+        *_filter_overrides(repo, mine),
+        "-C",
+        str(repo),
+        *args,
+    ]
     try:
         return subprocess.run(
             command, input=input, capture_output=True, env=environment(), check=False

@@ -6,8 +6,9 @@ fentry, return thunks, padding; its alternatives, objtool's sections) is
 made only by the tree's own Kbuild, so here a tree is unpacked whole,
 configured with the config its kernel was built with, and prepared
 (`make modules_prepare`); single objects and hotpath's glue files are
-then built by `make` in it. Building a tree runs its code: its Makefiles,
-scripts and compiler plugins run as the user who runs hotpath.
+then built by `make` in it. Building a tree runs its code (its Makefiles,
+scripts and compiler plugins): every command of a tree's goes through
+_run(), contained as contain.py says when hotpath runs as root.
 
 Debian's trees: linux-source-<short> (the tree, 1.7 GB unpacked) and
 linux-config-<short> (config.amd64_none_amd64, Debian's own config) of
@@ -51,6 +52,7 @@ from pathlib import Path
 
 from hotpath.debian import cache_root, candidate_version, download, locked
 from hotpath.errors import HotpathError, UsageError
+from hotpath.kernelsrc import contain
 from hotpath.kernelsrc.git import git
 
 SHORTS = ("6.1", "6.12")
@@ -235,7 +237,7 @@ def _prepare_debian(short: str, version: str, log: Log) -> PreparedTree:
         done()
         done = step("configure", f"configuring ({DEBIAN_CONFIG}; {CONFIG_SUMMARY})")
         digest, results = configure(
-            work / "tree", base_config, kbuild_root() / f"{short}-{version}.log"
+            work / "tree", base_config, kbuild_root() / f"{short}-{version}.log", work
         )
         done()
         entry = kbuild_root() / f"{short}-{version}-{digest}"
@@ -252,9 +254,9 @@ def _prepare_debian(short: str, version: str, log: Log) -> PreparedTree:
         made = [entry]
         tree = entry / "tree"
         done = step("modules_prepare", "make modules_prepare")
-        make(tree, ["-j", str(_jobs()), "modules_prepare"], _log_of(entry))
+        make(tree, ["-j", str(_jobs()), "modules_prepare"], _log_of(entry), entry)
         done()
-        release = make(tree, ["-s", "kernelrelease"], _log_of(entry)).strip()
+        release = kernelrelease(tree, [], _log_of(entry), entry)
         seconds["total"] = round(time.monotonic() - start, 1)
         facts = {
             "kind": "debian",
@@ -328,17 +330,19 @@ def configure(
     tree: Path,
     base: bytes | None,
     log_file: Path,
+    entry: Path,
     out: Path | None = None,
     changes: Sequence[tuple[str, str, str]] = CONFIG_CHANGES,
 ) -> tuple[str, list[dict[str, str]]]:
     """`base` as the .config (None: `make defconfig`'s), the changes made,
-    `make olddefconfig`, in the tree or its O= folder `out`: the final
-    config's digest, and each change with the line it left."""
+    `make olddefconfig`, in the tree or its O= folder `out` (in the cache
+    folder `entry`, which the build may write): the final config's digest,
+    and each change with the line it left."""
     objtree = out or tree
     objtree.mkdir(parents=True, exist_ok=True)
     where = [f"O={out}"] if out else []
     if base is None:
-        make(tree, ["-s", *where, "defconfig"], log_file)
+        make(tree, ["-s", *where, "defconfig"], log_file, entry)
     else:
         (objtree / ".config").write_bytes(base)
     edits = []
@@ -350,8 +354,9 @@ def configure(
         else:
             edits += ["--set-val", option, value]
     if edits:
-        _run(["scripts/config", "--file", str(objtree / ".config"), *edits], tree, log_file)
-    make(tree, ["-s", *where, "olddefconfig"], log_file)
+        config = ["scripts/config", "--file", str(objtree / ".config"), *edits]
+        _run(config, tree, log_file, entry)
+    make(tree, ["-s", *where, "olddefconfig"], log_file, entry)
     final = (objtree / ".config").read_bytes()
     text = final.decode("utf-8", "replace")
     results = []
@@ -394,23 +399,48 @@ def _env() -> dict[str, str]:
     return {**env, "LANG": "C", "LC_CTYPE": "C", "LC_MESSAGES": "C"}
 
 
-def first_error(output: str) -> str:
+_LOCATED = re.compile(r"^(?P<file>[^:\s]+):(?P<line>\d+)(?::\d+)?: (?:fatal )?error: ")
+
+
+def first_error(output: str, cwd: Path | None = None, inside: Sequence[Path] = ()) -> str:
     """The line that says what went wrong: the compiler's first error, else
-    the first line naming an error, else the last line."""
+    the first line naming an error, else the last line. A compiler error
+    located in a file outside the folders `inside` (the tree and its cache
+    folder: an `#include "/etc/passwd"` in a tree) keeps its place and
+    loses its text, which may quote that file."""
     lines = [line.strip() for line in output.splitlines() if line.strip()]
     for pattern in (r"\berror:", r"\b[Ee]rror\b", r"[Ee]rror"):
         for line in lines:
             if re.search(pattern, line):
-                return line
+                return _outside_cut(line, cwd, inside)
     return lines[-1] if lines else "(no output)"
 
 
-def _run(command: list[str], cwd: Path, log_file: Path) -> str:
-    """The command's output; HotpathError with its first error line, and
-    the whole output kept in log_file, when it fails."""
+def _outside_cut(line: str, cwd: Path | None, inside: Sequence[Path]) -> str:
+    located = _LOCATED.match(line)
+    if located is None or not inside:
+        return line
+    where = Path(os.path.realpath((cwd or Path("/")) / located["file"]))
+    folders = [Path(os.path.realpath(f)) for f in inside]
+    if any(where == f or f in where.parents for f in folders):
+        return line
+    return (
+        f"{located['file']}:{located['line']}: error in a file outside the tree "
+        "(its text is not shown here; the log has it)"
+    )
+
+
+def _run(command: list[str], cwd: Path, log_file: Path, entry: Path) -> str:
+    """The tree's command run in the tree `cwd`, contained where hotpath
+    runs as root (contain.py: it may write the cache folder `entry` only):
+    its output; HotpathError with its first error line, and the whole
+    output kept in log_file, when it fails."""
+    argv = command
+    if contain.active():
+        argv = contain.wrap(command, cwd=cwd, writable=[entry], readable=[cwd])
     try:
         done = subprocess.run(
-            command, cwd=cwd, env=_env(), capture_output=True, text=True, check=False
+            argv, cwd=cwd, env=_env(), capture_output=True, text=True, check=False
         )
     except OSError as err:
         raise HotpathError(f"cannot run {command[0]}: {err}") from err
@@ -421,7 +451,7 @@ def _run(command: list[str], cwd: Path, log_file: Path) -> str:
     log_file.write_text(f"$ cd {cwd} && {' '.join(command)}\n{output}")
     raise HotpathError(
         f"{' '.join(command)} failed in {cwd} (exit status {done.returncode}): "
-        f"{first_error(output)}\nits output: {log_file}"
+        f"{first_error(output, cwd, [cwd, entry])}\nits output: {log_file}"
     )
 
 
@@ -434,11 +464,29 @@ def _run(command: list[str], cwd: Path, log_file: Path) -> str:
 NO_RUST = ("RUSTC=false",)
 
 
-def make(tree: Path, args: list[str], log_file: Path) -> str:
-    """`make -C tree ARGS`, its output; HotpathError with the first error line."""
+def make(tree: Path, args: list[str], log_file: Path, entry: Path) -> str:
+    """`make -C tree ARGS` writing into the cache folder `entry` (_run()),
+    its output; HotpathError with the first error line."""
     if shutil.which("make") is None:
         raise HotpathError("make not found: a kernel tree is built by its Kbuild")
-    return _run(["make", "-C", str(tree), *NO_RUST, *args], tree, log_file)
+    return _run(["make", "-C", str(tree), *NO_RUST, *args], tree, log_file, entry)
+
+
+# What a kernel version may hold (a Makefile's fields, make kernelrelease):
+# it names variants, history rows and report lines, so a tree's escape
+# sequences or markup never reach a terminal or a page.
+VERSION_TEXT = re.compile(r"[A-Za-z0-9._+~-]*")
+
+
+def kernelrelease(tree: Path, args: list[str], log_file: Path, entry: Path) -> str:
+    """`make -s kernelrelease` (make()), checked to be a version's text."""
+    release = make(tree, ["-s", *args, "kernelrelease"], log_file, entry).strip()
+    if not release or not VERSION_TEXT.fullmatch(release):
+        raise HotpathError(
+            f"make kernelrelease in {tree} said {release!a}; allowed: letters, digits "
+            "and ._+~- (LOCALVERSION in its config, localversion* files)"
+        )
+    return release
 
 
 def _check_target(target: str) -> None:
@@ -500,7 +548,7 @@ def build_objects(tree: PreparedTree, targets: list[str]) -> list[Path]:
         # (arch/x86/lib/ below arch/x86/) is built twice, by each folder's
         # Makefile.build, the right one (its own folder's flags) last; two
         # jobs would race to write it.
-        make(tree.root, ["-s", *_kbuild_args(tree), *targets], tree.log_file)
+        make(tree.root, ["-s", *_kbuild_args(tree), *targets], tree.log_file, tree.entry)
         missing = [str(p) for p in paths if not p.is_file()]
         if missing:
             raise HotpathError(f"make {' '.join(targets)} in {tree.root} left no {missing[0]}")
@@ -556,7 +604,8 @@ def build_glue(
         try:
             (folder / f"{name}{source.suffix}").write_bytes(text)
             (folder / "Kbuild").write_text(kbuild)
-            make(tree.root, ["-s", *_kbuild_args(tree), f"M={folder}", f"{name}.o"], tree.log_file)
+            glue = ["-s", *_kbuild_args(tree), f"M={folder}", f"{name}.o"]
+            make(tree.root, glue, tree.log_file, tree.entry)
             if not built.is_file():
                 raise HotpathError(f"make M={folder} {name}.o left no {built}")
             (folder / "DONE").write_text(json.dumps({"source": str(source)}) + "\n")

@@ -28,7 +28,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
-from hotpath.kernelsrc import kbuild, kload
+from hotpath.kernelsrc import contain, kbuild, kload
 from hotpath.kernelsrc.layouts import AVC, CRC32C_INTEL, CSUM, Component, Entry
 
 
@@ -137,9 +137,13 @@ LOAD_SECONDS = 60  # an init that loops is said, not waited for
 def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> dict[str, int]:
     """Load the image once as the runner will; its patch counts, or the reason."""
     bench = runner_build / "hotpath-bench"
+    command = [str(bench), "kload", str(spec), *(e.symbol for e in entries)]
+    contained = contain.active()
+    if contained:
+        command = contain.runner_command(command, runner_build)
     try:
         done = subprocess.run(
-            [str(bench), "kload", str(spec), *(e.symbol for e in entries)],
+            command,
             capture_output=True,
             text=True,
             timeout=LOAD_SECONDS,
@@ -154,11 +158,12 @@ def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> di
     try:
         facts = json.loads(done.stdout)
     except ValueError:
-        if done.returncode < 0:
-            signal_name = signal.Signals(-done.returncode).name
+        returncode = contain.status(done.returncode, contained)
+        if returncode < 0:
+            signal_name = signal.Signals(-returncode).name
             why = f"loading them killed the loader with {signal_name} (their init, or code it ran)"
         else:
-            why = done.stderr.strip() or f"exit status {done.returncode}"
+            why = done.stderr.strip() or f"exit status {returncode}"
         facts = {"error": f"{why}; the load spec: {spec}"}
     if "error" in facts:
         said = f"the runner refused the objects: {facts['error']}"

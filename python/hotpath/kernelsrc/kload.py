@@ -201,3 +201,9 @@ def write_spec(
         partial.write_text(text)
         partial.replace(spec)
     return spec
+
+
+def spec_objects(spec: Path) -> list[Path]:
+    """The objects a spec file names (the files its loader reads)."""
+    lines = spec.read_text(errors="replace").splitlines()
+    return [Path(line.removeprefix("object ")) for line in lines if line.startswith("object ")]

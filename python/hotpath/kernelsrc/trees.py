@@ -29,7 +29,7 @@ from pathlib import Path
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import devtrees, kbuild
 from hotpath.kernelsrc.git import git
-from hotpath.kernelsrc.kbuilt import Reader, folder_reader
+from hotpath.kernelsrc.kbuilt import MAX_TREE_FILE, Reader, folder_reader
 
 
 def version_key(version: str) -> tuple[int, ...]:
@@ -51,6 +51,12 @@ def makefile_version(text: str | None, where: str) -> str:
             f"{where}: no kernel version in its top-level Makefile (VERSION and PATCHLEVEL); "
             "allowed: a Linux source tree"
         )
+    for key, value in fields.items():
+        if value is not None and not kbuild.VERSION_TEXT.fullmatch(value):
+            raise UsageError(
+                f"{where}: its top-level Makefile's {key} is {value!a}; allowed: letters, "
+                "digits and ._+~-"
+            )
     return (
         f"{fields['VERSION']}.{fields['PATCHLEVEL']}.{fields['SUBLEVEL'] or 0}"
         f"{fields['EXTRAVERSION'] or ''}"
@@ -127,7 +133,15 @@ def revision_tree(spec: str, root: Path, rev: str) -> UserTree:
 
     @functools.cache
     def read(path: str) -> bytes | None:
-        shown = _git(root, "show", f"{commit}:{path}")
+        size = _git(root, "cat-file", "-s", f"{commit}:{path}")
+        if size.returncode != 0:
+            return None
+        if int(size.stdout) > MAX_TREE_FILE:
+            raise UsageError(
+                f"--kernel-tree '{root}@{rev}': {path} has {int(size.stdout)} bytes; allowed: "
+                f"at most {MAX_TREE_FILE} for a file hotpath reads"
+            )
+        shown = _git(root, "cat-file", "blob", f"{commit}:{path}")
         return shown.stdout if shown.returncode == 0 else None
 
     version = makefile_version(_text(read("Makefile")), f"{root} at {rev}")
