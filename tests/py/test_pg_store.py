@@ -7,7 +7,10 @@ Round trip; histories of the first release (schema 1) and the current one
 sample unchanged; four processes measuring and pushing into one store at
 once, each run present once; a writer killed with SIGKILL halfway through
 a run's figures leaves no partial run; the schema the migrations build is
-the one hotpath.db.schema declares.
+the one hotpath.db.schema declares. Issue 40: a password in the URL never
+stored or shown; a role that cannot write refused before measuring; a
+reader gives up on another client's lock; of three upgrades at once only
+the upgrader says so.
 """
 
 import os
