@@ -6,8 +6,8 @@
  * system call; and what the machine says about its mitigations.
  *
  * The kernel side (kernel_write() from a module) is kmod/; the Python lab
- * (python/hotpath/labs/crossing.py) runs both, on the host or in a guest
- * kernel, through one static program (c/crossing/tool/main.c).
+ * (python/hotpath/labs/crossing/: run.py on the host, vm.py in a guest
+ * kernel) runs both through one static program (c/crossing/tool/main.c).
  */
 #ifndef HOTPATH_CROSSING_H
 #define HOTPATH_CROSSING_H
