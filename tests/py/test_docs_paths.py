@@ -1,0 +1,116 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Every file the README and the reference pages name exists in the tree.
+
+A page that says `c/crc32c/crc32c_hotpath.c` or links docs/engine.md sends
+its reader there; a file renamed or removed leaves the page pointing at
+nothing. The dated notes (docs/notes/) are left out: they say what was
+true on their day. Paths inside a kernel tree (arch/x86/lib/...,
+lib/crc/..., security/selinux/...) are not hotpath's and are not checked.
+"""
+
+import re
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+
+# The pages a reader follows: the front door and the reference pages.
+PAGES = sorted(
+    [
+        ROOT / "README.md",
+        ROOT / "CHANGELOG.md",
+        *(ROOT / "docs").glob("*.md"),
+        *(ROOT / "docs" / "labs").glob("*.md"),
+    ]
+)
+
+EXTENSIONS = "c|h|S|py|md|sh|toml|mk|txt|json|gz|dot|png|map|in|lds|pc"
+# A relative path with at least one folder and a file name with a known
+# extension; not the tail of an absolute, home, variable or parent path.
+PATH = re.compile(
+    r"(?<![\w./~$<>*{}-])((?:[\w.+-]+/)+[\w.+-]*\w\.(?:" + EXTENSIONS + r"))(?![\w/-])"
+)
+LINK = re.compile(r"\]\(([^)\s#]+)(?:#[^)]*)?\)")
+
+# First folders of paths inside a kernel tree: named by the pages as the
+# kernel's files, never hotpath's.
+KERNEL_TOP = {
+    "arch",
+    "lib",
+    "include",
+    "security",
+    "crypto",
+    "net",
+    "kernel",
+    "drivers",
+    "fs",
+    "mm",
+    "tools",
+    "block",
+    "init",
+    "debian",
+}
+# Where a page's path may be relative to, besides the root and the page's
+# own folder: the Python package, the C tree and the profiles, as the
+# pages shorten them.
+BASES = ("python/hotpath", "c", "profiles")
+# The project's shared folder (the seeds) lies beside the repository, not
+# in it; a path up and out of the tree is not the tree's either.
+OUTSIDE = ("shared/", "../")
+
+
+def named_paths(text: str) -> set[str]:
+    found = set(PATH.findall(text))
+    for target in LINK.findall(text):
+        if "://" not in target and not target.startswith("mailto:"):
+            found.add(target)
+    return found
+
+
+def exists(page: Path, path: str) -> bool:
+    candidates = [ROOT / path, page.parent / path] + [ROOT / b / path for b in BASES]
+    return any(c.exists() for c in candidates)
+
+
+def missing_paths(page: Path) -> list[str]:
+    missing = []
+    for path in sorted(named_paths(page.read_text())):
+        if path.startswith(OUTSIDE):
+            continue
+        if path.split("/")[0] in KERNEL_TOP and not (ROOT / path).exists():
+            continue
+        if not exists(page, path):
+            missing.append(path)
+    return missing
+
+
+def test_the_pattern_finds_paths_and_skips_others() -> None:
+    text = (
+        "See `c/crc32c/crc32c_hotpath.c`, [engine](docs/engine.md) and "
+        "python/hotpath/labs/crossing/report.py. Not ~/.cache/x/y.json, "
+        "/proc/sys/a.c, $HOME/lib/b.pc, ../shared/c.txt, c/<lab>/ref.c, "
+        "profiles/*.toml or https://example.org/a/b.html."
+    )
+    assert {p for p in named_paths(text) if not p.startswith(OUTSIDE)} == {
+        "c/crc32c/crc32c_hotpath.c",
+        "docs/engine.md",
+        "python/hotpath/labs/crossing/report.py",
+    }
+
+
+def test_a_missing_path_is_reported(tmp_path: Path) -> None:
+    page = ROOT / "docs" / "page-that-is-not-there.md"
+    fake = tmp_path / "page.md"
+    fake.write_text("Code: `c/crossing/no_such_file.c`, `python/hotpath/labs/crossing.py`.\n")
+    found = sorted(p for p in named_paths(fake.read_text()) if not exists(page, p))
+    assert found == ["c/crossing/no_such_file.c", "python/hotpath/labs/crossing.py"]
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_named_path_exists(page: Path) -> None:
+    if not page.exists():
+        pytest.skip(f"{page.name} is not in this tree")
+    assert missing_paths(page) == [], (
+        f"{page.relative_to(ROOT)} names files that are not in the tree"
+    )
