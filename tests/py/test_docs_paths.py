@@ -114,3 +114,48 @@ def test_every_named_path_exists(page: Path) -> None:
     assert missing_paths(page) == [], (
         f"{page.relative_to(ROOT)} names files that are not in the tree"
     )
+
+
+# The README is the front door (issue 38, item 6): short, its table cells
+# readable, every docs page one link away, no dated timing (those are
+# docs/testing.md's and the notes').
+README = ROOT / "README.md"
+CELL = re.compile(r"(?<!\\)\|")
+DATE = re.compile(r"\b20\d\d-\d\d-\d\d\b")
+
+
+def table_cells(text: str) -> list[str]:
+    cells = []
+    for line in text.splitlines():
+        if line.startswith("|"):
+            cells += [c.strip() for c in CELL.split(line)[1:-1]]
+    return cells
+
+
+def test_readme_is_short_with_readable_cells() -> None:
+    text = README.read_text()
+    assert len(text.splitlines()) < 200
+    longest = max(table_cells(text), key=len)
+    assert len(longest) <= 300, longest
+
+
+def test_readme_links_every_docs_page() -> None:
+    linked = set(LINK.findall(README.read_text()))
+    pages = [
+        *(ROOT / "docs").glob("*.md"),
+        *(ROOT / "docs" / "labs").glob("*.md"),
+        ROOT / "docs" / "notes" / "README.md",
+    ]
+    unlinked = sorted(
+        str(p.relative_to(ROOT)) for p in pages if str(p.relative_to(ROOT)) not in linked
+    )
+    assert unlinked == []
+
+
+def test_readme_names_the_test_command_and_no_dated_timing() -> None:
+    text = README.read_text()
+    assert "make test" in text
+    assert "make test" in (ROOT / ".ci" / "run").read_text()
+    # A date may name a folder of raw runs, never a figure in the text.
+    prose = re.sub(r"docs/measurements/[^)\s]*", "", text)
+    assert DATE.findall(prose) == []
