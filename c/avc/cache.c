@@ -179,7 +179,9 @@ int hp_avc_init(struct hp_avc_cache *c, const struct hp_avc_params *p)
 	}
 	c->nslots = p->slots;
 	c->mask = p->slots - 1;
-	c->hash = p->hash ? p->hash : hp_avc_hash_murmur3;
+	/* hp: its bucket is its top bits, the shift fixed here */
+	c->hash = hp_avc_hash_for_slots(p->hash ? p->hash : hp_avc_hash_murmur3,
+					p->slots);
 	c->threshold = p->threshold;
 	c->reclaim = p->reclaim;
 	return 0;

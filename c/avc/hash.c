@@ -42,7 +42,7 @@ const struct hp_avc_hash_desc hp_avc_hashes[] = {
 	  "av_hash(), MurmurHash3 mixing, Linux 6.19" },
 	{ "jhash", hp_avc_hash_jhash, "jhash_3words(ssid, tsid, tclass, 0)" },
 	{ "hp", hp_avc_hash_hp,
-	  "packed key, one 64x64->128 multiply, folded" },
+	  "three 32-bit products xored, the top bits" },
 	{ NULL, NULL, NULL },
 };
 

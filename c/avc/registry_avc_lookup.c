@@ -204,8 +204,8 @@ static double mean_walk(const struct lookup_state *st)
 
 	for (unsigned i = 0; i < KEYS; i++) {
 		const struct hp_avc_key *k = &st->keys[i];
-		uint32_t slot = st->fn(k->ssid, k->tsid, k->tclass) &
-				st->cache.mask;
+		uint32_t slot = hp_avc_slot(&st->cache, k->ssid, k->tsid,
+					    k->tclass);
 		const struct hp_avc_hlist_node *pos;
 
 		for (pos = st->cache.slots[slot].first; pos; pos = pos->next) {
@@ -290,8 +290,8 @@ static int avc_check(const struct hp_variant *v, const uint8_t *buf,
 		for (struct hp_avc_hlist_node *pos = c->slots[b].first; pos;
 		     pos = pos->next) {
 			const struct hp_avc_entry *e = &hp_avc_node_of(pos)->ae;
-			uint32_t slot = st->fn(e->ssid, e->tsid, e->tclass) &
-					c->mask;
+			uint32_t slot = hp_avc_slot(c, e->ssid, e->tsid,
+						    e->tclass);
 
 			held++;
 			wrong += hp_avc_search_slot(c, slot, e->ssid, e->tsid,
@@ -344,6 +344,7 @@ avc_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
 	st = state_for(fn, len);
 	if (!st)
 		return 0;
+	fn = st->cache.hash;	/* hp's has its slot count's shift built in */
 	HP_OPAQUE(fn);
 	HP_OPAQUE(st);
 	return HP_BURST_MODES(mode, n, s, lookup_step(st, fn, &i, s));
@@ -582,7 +583,7 @@ static const struct hp_variant avc_variants[] = {
 	HASH("jhash", hp_avc_hash_jhash, "jhash_3words(ssid, tsid, tclass, 0)",
 	     "include/linux/jhash.h", 0),
 	HASH("hp", hp_avc_hash_hp,
-	     "hotpath's own: the key packed in 64 bits, one 64x64->128 multiply, folded",
+	     "hotpath's own: ssid, tsid, tclass times constants, xored, the top bits",
 	     "hotpath (c/avc/hash.c)", HP_V_OWN),
 };
 

@@ -295,7 +295,8 @@ static void diff_run(const struct diff_cfg *cfg)
 	ref.nslots = cfg->slots;
 	ref.threshold = cfg->threshold;
 	ref.whole = cfg->mode == HP_AVC_RECLAIM_WHOLE_BUCKETS;
-	ref.hash = cfg->hash;
+	/* the bucket function the cache takes (hp: its top bits) */
+	ref.hash = hp_avc_hash_for_slots(cfg->hash, cfg->slots);
 	if (init_with(&c, cfg->slots, cfg->threshold, 100, cfg->hash,
 		      cfg->mode)) {
 		CHECK(0, "init %u slots", cfg->slots);

@@ -210,7 +210,15 @@ def test_avc_seed_table(cli):
     fitted = doc["break_even"][0].startswith("the seed's trade-off, measured here: one more")
     # the fit needs timings: only untimed ones (a neighbour) may leave it undone
     assert fitted or (doc["untimed"] and doc["break_even"][0].startswith("break-even: not enough"))
-    assert len(doc["targets"]) == 3 and doc["targets"][0].startswith("hp at 8192/8192")
+    assert len(doc["targets"]) == 5 and doc["targets"][0].startswith("hp at 8192/8192")
+    # issue 42's three last, each holding, not holding or (untimed) not checked
+    assert [t.split(" within ")[0] for t in doc["targets"][2:]] == [
+        "hp's lookup the fastest at every configuration,",
+        "hp's utilisation",
+        "hp's longest chain",
+    ]
+    assert all(t.split(": ")[1].startswith(("holds (", "does not hold (", "not checked ("))
+               for t in doc["targets"][2:])  # fmt: skip
     text = cli("avc", "--seed-table", "--checks", "10000", "--rounds", "5")
     assert "512/512     orig" in text.out and "[52.5%]" in text.out
     res = cli("avc", "--seed-table", "--sizes", "512")

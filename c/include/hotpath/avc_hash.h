@@ -36,13 +36,16 @@ uint32_t hp_avc_hash_murmur3(uint32_t ssid, uint32_t tsid, uint16_t tclass);
 /* The kernel's jhash_3words(ssid, tsid, tclass, 0) (include/linux/jhash.h). */
 uint32_t hp_avc_hash_jhash(uint32_t ssid, uint32_t tsid, uint16_t tclass);
 /*
- * hotpath's own: the key packed into 64 bits (ssid rotated to bits 40-63,
- * tclass at 24-39, tsid at 0-23: one-to-one while both SIDs are below
- * 2^24), xored with a constant and multiplied by another into 128 bits;
- * the two halves of the product are xored, then the two halves of that.
- * One 64x64->128 multiply (mul on x86-64, mul + umulh on arm64) and a few
- * shifts and xors, no loop. The product's middle bits, which depend on
- * every key bit, land in the low bits the cache masks; all 32 are usable.
+ * hotpath's own (issue 42): ssid, tsid and tclass each times a 32-bit odd
+ * constant, the three products xored; the bucket among 2^b slots is the
+ * TOP b bits (multiplicative hashing: a product's top bits see every bit
+ * of its factor, its low bits only the factor's low bits). The seed's
+ * muladd with two changes: its low bits cannot tell SIDs apart that
+ * differ only above bit b (clustered SIDs), top bits can; and an xor, not
+ * a sum, keeps such SIDs from mapping to translates of one pattern, as a
+ * sum of products (linear) does. Three 32-bit multiplies side by side, two
+ * xors and a shift: muladd's cost and one shift, on 32-bit CPUs too. A
+ * cache takes the top b bits through hp_avc_hash_for_slots().
  */
 uint32_t hp_avc_hash_hp(uint32_t ssid, uint32_t tsid, uint16_t tclass);
 
@@ -56,6 +59,16 @@ struct hp_avc_hash_desc {
 extern const struct hp_avc_hash_desc hp_avc_hashes[];
 /* The entry named @name, or NULL. */
 const struct hp_avc_hash_desc *hp_avc_hash_find(const char *name);
+
+/*
+ * The bucket function a cache of @slots (a power of two, at most 2^20)
+ * calls for @fn: @fn itself, whose low bits the cache masks, except for
+ * hp, whose bucket is its top log2(@slots) bits: then hp's twin with that
+ * shift built in, as the kernel would build it with AVC_CACHE_SLOTS a
+ * constant (no shift count computed per lookup; the cache's mask then
+ * changes nothing).
+ */
+hp_avc_hash_fn hp_avc_hash_for_slots(hp_avc_hash_fn fn, uint32_t slots);
 
 /* ---- inline twins of the hash functions ---- */
 
@@ -124,25 +137,28 @@ static inline uint32_t hp_avc_hash_jhash_inl(uint32_t ssid, uint32_t tsid,
 }
 
 /*
- * The two constants are wyhash's published (public-domain) secrets: odd,
- * four bits set in every byte. Tried on 8000 lattices of small sequential
- * SIDs against six random pairs and the golden ratio, this pair's worst
- * lattice was no worse than a random function's; some others' were.
+ * The low halves of wyhash's first three published (public-domain)
+ * secrets: odd, four bits set in every byte (hp's constants before issue
+ * 42 were two of those secrets whole). docs/labs/avc.md has the two other
+ * published triples tried in the same form.
  */
-#define HP_AVC_HP_XOR	0x2d358dccaa6c78a5ull
-#define HP_AVC_HP_MUL	0x8bb84b93962eacc9ull
+#define HP_AVC_HP_MUL_SSID	0x962eacc9u
+#define HP_AVC_HP_MUL_TSID	0xaa6c78a5u
+#define HP_AVC_HP_MUL_TCLASS	0xd433d4a3u
 
 static inline uint32_t hp_avc_hash_hp_inl(uint32_t ssid, uint32_t tsid,
 					  uint16_t tclass)
 {
-	uint64_t s = ssid;
-	/* a rotation, not a shift: SIDs of 2^24 and more lose no bit */
-	uint64_t k = ((s << 40) | (s >> 24)) ^ ((uint64_t)tclass << 24) ^ tsid;
-	unsigned __int128 p = (unsigned __int128)(k ^ HP_AVC_HP_XOR) *
-			      HP_AVC_HP_MUL;
-	uint64_t x = (uint64_t)p ^ (uint64_t)(p >> 64);
+	return ssid * HP_AVC_HP_MUL_SSID ^ tsid * HP_AVC_HP_MUL_TSID ^
+	       (uint32_t)tclass * HP_AVC_HP_MUL_TCLASS;
+}
 
-	return (uint32_t)x ^ (uint32_t)(x >> 32);
+/* hp's bucket among 2^@bits slots, @bits 0..32: its top @bits bits. A
+ * constant @bits wherever this is inlined, so the shift is an immediate. */
+static inline uint32_t hp_avc_hp_bucket_inl(uint32_t ssid, uint32_t tsid,
+					    uint16_t tclass, unsigned int bits)
+{
+	return bits ? hp_avc_hash_hp_inl(ssid, tsid, tclass) >> (32 - bits) : 0;
 }
 
 #endif /* HOTPATH_AVC_HASH_H */
