@@ -1,13 +1,15 @@
 /* SPDX-License-Identifier: GPL-2.0-only */
 /*
  * The engine's internal interfaces, shared by the runner's files only:
- * clock and calibration, the correctness gate, the sampler, JSON output.
+ * clock and calibration, the correctness gate, the sampler (the JSON
+ * writer is public: <hotpath/json.h>).
  */
 #ifndef HOTPATH_ENGINE_H
 #define HOTPATH_ENGINE_H
 
 #include <hotpath/bench.h>
 #include <hotpath/guard.h>
+#include <hotpath/json.h>
 #include <hotpath/rng.h>
 #include <stdio.h>
 
@@ -17,16 +19,8 @@ void hp_clean_upper(void);
 /* 1 when the upper halves are dirty (XINUSE), 0 clean, -1 unknown here. */
 int hp_upper_dirty(void);
 
-/* ---- lifetime.c ---- */
-/* SIGKILL this process when its parent dies (PR_SET_PDEATHSIG); exits at
- * once if the parent is gone already. Not inherited by fork(). */
-void hp_die_with_parent(void);
-
 /* ---- clock.c ---- */
-double hp_tsc_hz(void);
 double hp_tsc_granularity(void);	/* smallest TSC step, ticks */
-/* One calibration sample: TSC ticks for @reps x 100 dependent adds. */
-uint64_t hp_calib_burst(unsigned reps);
 /* Ticks of an empty timed region, bare (median of 201): for timings
  * without a primitive (the timeline); the sampler measures its own through
  * the primitive's burst code (sampler.c). */
@@ -152,33 +146,7 @@ int hp_sample(const struct hp_primitive *p, struct hp_job *jobs,
 	      size_t njobs, const uint8_t *base,
 	      const struct hp_sampler_opts *o, struct hp_clock_result *clk);
 
-/* ---- median.c ---- */
-double hp_median(double *v, size_t n);	/* sorts v */
-
 /* ---- rng: hp_rng_next() is <hotpath/rng.h>'s ---- */
 void hp_fill_random(uint8_t *buf, size_t len, uint64_t *state);
-
-/* ---- json.c: a streaming writer that places the commas itself ---- */
-struct hp_json {
-	FILE *f;
-	int depth;
-	unsigned char first[64];
-	int after_key;
-};
-
-void hp_json_init(struct hp_json *j, FILE *f);
-void hp_json_obj_begin(struct hp_json *j);
-void hp_json_obj_end(struct hp_json *j);
-void hp_json_arr_begin(struct hp_json *j);
-void hp_json_arr_end(struct hp_json *j);
-void hp_json_key(struct hp_json *j, const char *k);
-void hp_json_str(struct hp_json *j, const char *s);	/* NULL -> null */
-void hp_json_num(struct hp_json *j, double v);
-/* @v with @decimals digits after the point ("%.*f"); not finite: null. */
-void hp_json_fixed(struct hp_json *j, double v, int decimals);
-void hp_json_uint(struct hp_json *j, uint64_t v);
-void hp_json_int(struct hp_json *j, long long v);
-void hp_json_bool(struct hp_json *j, int v);
-void hp_json_null(struct hp_json *j);
 
 #endif /* HOTPATH_ENGINE_H */

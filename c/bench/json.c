@@ -6,7 +6,7 @@
  * analyses (c/avc/registry_avc_lookup.c) and the crossing program's
  * (c/crossing/tool/main.c) all go through it, and so its escaping.
  */
-#include "engine.h"
+#include <hotpath/json.h>
 
 #include <math.h>
 

@@ -22,8 +22,6 @@
 
 #include <hotpath/bench.h>
 
-#include "../bench/engine.h"
-
 void hp_xsyscall_block(unsigned calls, uint64_t *ns, uint64_t *ticks)
 {
 	struct timespec t0, t1;

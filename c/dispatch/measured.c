@@ -115,7 +115,7 @@ static const char *untrusted(const struct stat *st, int system)
 }
 
 /* Why each measured file was refused (hp_dispatch_refused()); written
- * once, while the row in use is chosen under pthread_once. */
+ * once, while choose.c chooses the row in use under pthread_once. */
 static char refusals[2][256];
 
 /* A measured file not taken: said on stderr (a library has no one else to
@@ -127,9 +127,8 @@ static int refuse(const char *path, int system, const char *what, const char *wh
 	return -1;
 }
 
-const char *hp_dispatch_refused(int system)
+const char *hp__dispatch_measured_refusal(int system)
 {
-	hp_dispatch();	/* the choice, and any refusal, made first */
 	return refusals[!!system][0] ? refusals[!!system] : NULL;
 }
 

@@ -177,7 +177,7 @@ static void parse_one(const char *text, struct hp_dispatch_row *row)
 	char err[200];
 
 	/* The rows are this file's: one that does not parse is a bug that
-	 * tests/c/test_dispatch.c catches; here it falls back to generic. */
+	 * tests/c/test_dispatch_rows.c catches; here it falls back to generic. */
 	if (hp_dispatch_parse(text, row, err, sizeof(err))) {
 		fprintf(stderr, "hotpath: built-in dispatch row: %s\n", err);
 		hp_dispatch_parse(generic, row, err, sizeof(err));

@@ -33,8 +33,10 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <hotpath/bench.h>
+#include <hotpath/json.h>
+
 #include "../crossing.h"
-#include "../../bench/engine.h"
 
 #define MAX_CHUNK (64ull << 20)
 #define MAX_BYTES (64ull << 30)

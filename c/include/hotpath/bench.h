@@ -98,7 +98,7 @@ struct hp_failure {
  */
 #define HP_BURST_SITES 48
 
-struct hp_json;	/* the engine's JSON writer (c/bench/engine.h) */
+struct hp_json;	/* the engine's JSON writer (<hotpath/json.h>) */
 
 struct hp_primitive {
 	const char *name;	/* "csum_partial", "crc32c", ... */
@@ -169,6 +169,15 @@ int hp_cpu_parse_features(const char *list, uint32_t *bits, char *badbuf,
 uint32_t hp_cpu_hidden(void);
 /* 0 when HOTPATH_CPU_HIDE names something that is not a feature (said). */
 int hp_cpu_hide_ok(void);
+
+/* ---- What a lab's own program may use of the engine (c/crossing/) ---- */
+/* SIGKILL this process when its parent dies (PR_SET_PDEATHSIG); exits at
+ * once if the parent is gone already. Not inherited by fork() (lifetime.c). */
+void hp_die_with_parent(void);
+double hp_tsc_hz(void);	/* the TSC's rate, measured once (clock.c) */
+/* One calibration sample: TSC ticks for @reps x 100 dependent adds (clock.c). */
+uint64_t hp_calib_burst(unsigned reps);
+double hp_median(double *v, size_t n);	/* sorts v (median.c) */
 
 /* ---- Clock primitives used inside burst functions ---- */
 

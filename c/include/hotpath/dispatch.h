@@ -25,7 +25,7 @@
  *   crc32c = sse42 0, sse42-3way 64, avx512 256
  * Steps ascend from 0; at most HP_STEPS_MAX of them. The methods' names,
  * and the variant that runs each alone, are hp_dispatch_primitives[]'s
- * (c/dispatch/dispatch.c, the one place; `hotpath-bench list` exports
+ * (c/dispatch/format.c, the one place; `hotpath-bench list` exports
  * them): the checksum's first step is scalar (below HP_CSUM_SHORT and up
  * to the second step hp_csum() runs its own adc chains).
  *

@@ -1,19 +1,17 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The dispatch row in use: HOTPATH_DISPATCH's file, else the row measured
- * on this CPU (measured.c), else the built-in row for this CPU (rows.c),
- * else the generic one; and the row text format
- * (hotpath/dispatch.h). A library must not exit or print on stdout: a bad
- * file is named on stderr once and the built-in row used.
+ * The row format (hotpath/dispatch.h): each dispatched primitive's methods,
+ * row text into a struct hp_dispatch_row and back, and a row file's bytes
+ * read as the library may read them. It calls nothing else of c/dispatch/:
+ * the built-in rows (rows.c), the measured ones (measured.c) and the
+ * choice of the row in use (choose.c) call it.
  */
-#define _GNU_SOURCE	/* secure_getenv */
 #include <hotpath/bench.h>
 #include <hotpath/dispatch.h>
 
 #include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
-#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -26,7 +24,7 @@
 /*
  * Each dispatched primitive's methods: the name a row gives the method and
  * the variant that runs it alone (c/csum/registry.c, c/crc32c/registry.c;
- * tests/c/test_dispatch.c checks that each is there). The only list of
+ * tests/c/test_dispatch_rows.c checks that each is there). The only list of
  * them: the row parser, the row writer, HOTPATH_CSUM_FORCE and the
  * runner's listing (which Python reads) all take them from here.
  */
@@ -298,9 +296,6 @@ size_t hp_dispatch_format(const struct hp_dispatch_row *row, char *buf, size_t l
 	return at;
 }
 
-static struct hp_dispatch_row in_use;
-static pthread_once_t chosen = PTHREAD_ONCE_INIT;
-
 /*
  * The file's bytes into @text (@size with the NUL); NULL, or why not.
  * Opened without blocking and taken only as a regular file of fewer than
@@ -343,42 +338,4 @@ const char *hp__dispatch_read_text(const char *path, char *text, size_t size,
 	if (!why && memchr(text, 0, got))
 		why = "holds a NUL byte, expected a row file";
 	return why;
-}
-
-static int read_row_file(const char *path, struct hp_dispatch_row *row)
-{
-	char text[HP_ROW_FILE_MAX], err[200];
-	const char *why = hp__dispatch_read_text(path, text, sizeof(text), NULL);
-
-	if (!why && hp_dispatch_parse(text, row, err, sizeof(err)))
-		why = err;
-	if (why) {
-		fprintf(stderr, "hotpath: HOTPATH_DISPATCH '%s': %s; using the built-in row\n",
-			path, why);
-		return -1;
-	}
-	snprintf(row->source, sizeof(row->source), "%s", path);
-	return 0;
-}
-
-/* secure_getenv: in a set-uid or set-capability program the variable is
- * not the user's to set (the file would be read with the program's
- * rights); the built-in row is used there. */
-static void choose(void)
-{
-	const char *path = secure_getenv("HOTPATH_DISPATCH");
-	struct hp_cpu_id id;
-
-	if (path && *path && !read_row_file(path, &in_use))
-		return;
-	if (!hp__dispatch_read_measured(&in_use))
-		return;
-	hp_cpu_identify(&id);
-	in_use = *hp_dispatch_builtin(id.vendor, id.family, id.model);
-}
-
-const struct hp_dispatch_row *hp_dispatch(void)
-{
-	pthread_once(&chosen, choose);
-	return &in_use;
 }
