@@ -50,8 +50,9 @@ $(BUILD)/obj/c/dispatch/measured.o: CFLAGS_COMMON += -DHP_CODE_ID='"$(HP_CODE_ID
 $(BUILD)/obj/c/dispatch/measured.o: $(HPSUM_SRCS)
 PREFIX ?= /usr/local
 
-.PHONY: all build test test-c test-py lint setup help clean install record-listing
-all build: $(BUILD)/hotpath-bench $(BUILD)/libhotpath.so $(BUILD)/user-cflags $(TEST_BINS) \
+.PHONY: all build test test-c test-py lint setup help clean install record-facts
+all build: $(BUILD)/hotpath-bench $(BUILD)/runner-facts.json $(BUILD)/libhotpath.so \
+	$(BUILD)/user-cflags $(TEST_BINS) \
 	$(BUILD)/$(HPSUM_LIB) $(BUILD)/kruntime.o
 
 $(BUILD)/obj/%.o: %.c $(HEADERS) $(wildcard c/*/lab.mk)
@@ -72,6 +73,13 @@ $(BUILD)/libhotpath.so: $(LIB_OBJS)
 # Zen 3: a copy of kernel-2024 took 12.1 cycles at 8 bytes against 9.0).
 $(BUILD)/hotpath-bench: $(BUILD)/obj/c/bench/runner.o $(BUILD)/libhotpath.so
 	$(CC) -rdynamic -o $@ $< -L$(BUILD) -lhotpath -Wl,-rpath,'$$ORIGIN' $(ALL_LDLIBS)
+
+# What this build takes and tells apart (input limits, CPU feature names,
+# the primitives that run the dispatch row, what a row may say), kept
+# beside the runner: Python reads it there (hotpath.runner.runner_facts)
+# and copies none of it.
+$(BUILD)/runner-facts.json: $(BUILD)/hotpath-bench
+	$< facts > $@.tmp && mv $@.tmp $@
 
 
 # hotpath's kernel runtime: loaded into every image of the kernel's own
@@ -155,13 +163,10 @@ setup:
 	./scripts/setup.sh
 
 # The Python tests' stand-in runner (tests/py/fake_runner.py) states the
-# dispatch facts (methods, their variants, the row's limits) as the real
-# runner's listing does: recorded from it here, never written by hand.
-DISPATCH_FACTS := tests/py/fixtures/dispatch-facts.json
-record-listing: $(BUILD)/hotpath-bench
-	$(BUILD)/hotpath-bench list | python3 -c 'import json, sys; \
-		json.dump(json.load(sys.stdin)["dispatch_facts"], sys.stdout, indent=1); print()' \
-		> $(DISPATCH_FACTS)
+# real runner's facts: its runner-facts.json, recorded here, never written
+# by hand (tests/py/test_real_runner.py checks that the two agree).
+record-facts: $(BUILD)/runner-facts.json
+	python3 -m json.tool --indent 1 $< > tests/py/fixtures/runner-facts.json
 
 clean:
 	rm -rf $(BUILD)

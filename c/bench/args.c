@@ -32,10 +32,12 @@ static int parse_u64(const char *s, uint64_t max, uint64_t *out)
 	return 0;
 }
 
-static size_t parse_list(char *arg, const char *what, uint64_t max,
-			 size_t *out, const char *allowed)
+static size_t parse_list(char *arg, const char *what, uint64_t max, size_t *out)
 {
+	char allowed[64];
 	size_t n = 0;
+
+	snprintf(allowed, sizeof(allowed), "an integer 0..%llu", (unsigned long long)max);
 
 	for (char *tok = strtok(arg, ","); tok; tok = strtok(NULL, ",")) {
 		uint64_t v;
@@ -186,13 +188,9 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv)
 				hp_usage_error("primitive", v,
 					    "see 'hotpath-bench list'");
 		} else if (!strcmp(o, "--sizes")) {
-			run->nsizes = parse_list(v, "size", HP_MAX_SIZE,
-						 run->sizes,
-						 "an integer 0..1073741824");
+			run->nsizes = parse_list(v, "size", HP_MAX_SIZE, run->sizes);
 		} else if (!strcmp(o, "--aligns")) {
-			run->naligns = parse_list(v, "alignment", 4095,
-						  run->aligns,
-						  "an integer 0..4095");
+			run->naligns = parse_list(v, "alignment", HP_MAX_ALIGN, run->aligns);
 		} else if (!strcmp(o, "--modes")) {
 			parse_modes(v, run->modes);
 		} else if (!strcmp(o, "--variants")) {
@@ -220,7 +218,7 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv)
 			run->with_min_len[last_with(run, o, v)] =
 				(size_t)opt_u64("with-min-len", v, 0, HP_MAX_SIZE);
 		} else if (!strcmp(o, "--rounds")) {
-			run->so.rounds = opt_u64("rounds", v, 1, 1000000);
+			run->so.rounds = opt_u64("rounds", v, 1, HP_MAX_ROUNDS);
 		} else if (!strcmp(o, "--warmup")) {
 			run->so.warmup = opt_u64("warmup", v, 0, 1000000);
 		} else if (!strcmp(o, "--burst-us")) {
@@ -237,7 +235,7 @@ void hp_parse_args(struct hp_run *run, int argc, char **argv)
 		} else if (!strcmp(o, "--width-ref")) {
 			run->so.width_ref = opt_positive("width-ref", v);
 		} else if (!strcmp(o, "--time-limit")) {
-			run->time_limit_s = opt_u64("time-limit", v, 0, 86400);
+			run->time_limit_s = opt_u64("time-limit", v, 0, HP_MAX_TIME_LIMIT);
 		} else if (!strcmp(o, "--max-rounds")) {
 			run->so.max_rounds = opt_u64("max-rounds", v, 1, 10000000);
 		} else if (!strcmp(o, "--test-spells")) {

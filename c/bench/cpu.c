@@ -180,6 +180,7 @@ void hp_cpu_identify(struct hp_cpu_id *id)
 	id->family = fam;
 	id->model = mod;
 	id->stepping = a & 0xf;
+	id->hypervisor = !!(c & (1u << 31));
 	if (__get_cpuid_max(0x80000000, NULL) >= 0x80000004) {
 		for (unsigned i = 0; i < 3; i++)
 			__get_cpuid(0x80000002 + i, &regs[4 * i],

@@ -39,8 +39,12 @@ void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz)
 	hp_json_uint(j, id.stepping);
 	hp_json_key(j, "brand");
 	hp_json_str(j, id.brand);
+	hp_json_key(j, "hypervisor");
+	hp_json_bool(j, id.hypervisor);
 	hp_json_key(j, "features");
 	emit_features(j, hp_cpu_features());
+	hp_json_key(j, "hidden");	/* HOTPATH_CPU_HIDE's, in the features' order */
+	emit_features(j, hp_cpu_hidden());
 	hp_json_key(j, "pinned_cpu");
 	if (pinned >= 0)
 		hp_json_int(j, pinned);
@@ -54,6 +58,8 @@ void hp_emit_cpu(struct hp_json *j, int pinned, double core_hz)
 	hp_json_obj_end(j);
 }
 
+/* Bits 0..5 of enum hp_variant_flag; HP_V_ROW is said once per
+ * primitive, as `facts`' row_primitives, not per variant. */
 static const char *const flag_names[] = { "no_latency", "peer", "user", "kernel", "own",
 					   "reimplemented" };
 

@@ -1,8 +1,9 @@
 // SPDX-License-Identifier: GPL-2.0-only
 /*
- * The runner's commands that measure nothing: `list` (every primitive and
- * variant, the CPU, the dispatch row in use and the facts Python must not
- * copy) and `row` (a dispatch row as the library reads it).
+ * The runner's commands that measure nothing: `facts` (what this build
+ * takes and tells apart, which Python must not copy), `cpu` (this CPU as
+ * the runner sees it), `list` (every primitive and variant, the CPU, the
+ * dispatch row in use) and `row` (a dispatch row as the library reads it).
  * docs/runner-protocol.md has their output.
  */
 #include "runner.h"
@@ -10,25 +11,79 @@
 
 #include <stdio.h>
 
-int hp_list_command(void)
+static void begin(struct hp_json *j, const char *command)
+{
+	hp_json_init(j, stdout);
+	hp_json_obj_begin(j);
+	hp_json_key(j, "schema");
+	hp_json_str(j, "hotpath.bench/1");
+	hp_json_key(j, "command");
+	hp_json_str(j, command);
+}
+
+/*
+ * `hotpath-bench facts`: what this build takes and tells apart, the same
+ * on every machine and in every environment (nothing of this CPU, of
+ * HOTPATH_CPU_HIDE or of the row in use), so the build keeps it in
+ * runner-facts.json beside the runner and Python reads it from there:
+ * the input limits args.c refuses beyond, the CPU feature names in their
+ * bit order, the primitives whose figures depend on the dispatch row
+ * (a variant flagged HP_V_ROW) and what a dispatch row may say.
+ */
+int hp_facts_command(void)
 {
 	struct hp_json j;
 
-	hp_json_init(&j, stdout);
+	begin(&j, "facts");
+	hp_json_key(&j, "limits");
 	hp_json_obj_begin(&j);
-	hp_json_key(&j, "schema");
-	hp_json_str(&j, "hotpath.bench/1");
-	hp_json_key(&j, "command");
-	hp_json_str(&j, "list");
-	hp_emit_cpu(&j, -1, 0);
-	hp_emit_dispatch(&j);
-	hp_emit_dispatch_facts(&j);
-	/* every feature name the runner tells apart (cpu.features: those here) */
-	hp_json_key(&j, "cpu_feature_names");
+	hp_json_key(&j, "size_max");
+	hp_json_uint(&j, HP_MAX_SIZE);
+	hp_json_key(&j, "align_max");
+	hp_json_uint(&j, HP_MAX_ALIGN);
+	hp_json_key(&j, "rounds_max");
+	hp_json_uint(&j, HP_MAX_ROUNDS);
+	hp_json_key(&j, "time_limit_max");
+	hp_json_uint(&j, HP_MAX_TIME_LIMIT);
+	hp_json_obj_end(&j);
+	hp_json_key(&j, "cpu_features");
 	hp_json_arr_begin(&j);
 	for (unsigned b = 0; b < HP_CPU_NFEATURES; b++)
 		hp_json_str(&j, hp_cpu_feature_name(b));
 	hp_json_arr_end(&j);
+	hp_json_key(&j, "row_primitives");
+	hp_json_arr_begin(&j);
+	for (const struct hp_primitive *const *pp = hp_primitives; *pp; pp++)
+		for (size_t i = 0; i < (*pp)->nvariants; i++)
+			if ((*pp)->variants[i].flags & HP_V_ROW) {
+				hp_json_str(&j, (*pp)->name);
+				break;
+			}
+	hp_json_arr_end(&j);
+	hp_emit_dispatch_facts(&j);
+	hp_json_obj_end(&j);
+	return fflush(stdout) ? 1 : 0;
+}
+
+/* `hotpath-bench cpu`: the cpu object of `list` alone (what hotpath's
+ * machine key takes of the CPU), without the cost of the listing. */
+int hp_cpu_command(void)
+{
+	struct hp_json j;
+
+	begin(&j, "cpu");
+	hp_emit_cpu(&j, -1, 0);
+	hp_json_obj_end(&j);
+	return fflush(stdout) ? 1 : 0;
+}
+
+int hp_list_command(void)
+{
+	struct hp_json j;
+
+	begin(&j, "list");
+	hp_emit_cpu(&j, -1, 0);
+	hp_emit_dispatch(&j);
 	hp_json_key(&j, "primitives");
 	hp_json_arr_begin(&j);
 	for (const struct hp_primitive *const *pp = hp_primitives; *pp; pp++) {
@@ -83,12 +138,7 @@ int hp_row_command(int argc, char **argv)
 	if (argc != 3)
 		hp_usage_error("row", argc < 3 ? "" : argv[3], "one argument: the row's text");
 	bad = hp_dispatch_parse(argv[2], &row, err, sizeof(err));
-	hp_json_init(&j, stdout);
-	hp_json_obj_begin(&j);
-	hp_json_key(&j, "schema");
-	hp_json_str(&j, "hotpath.bench/1");
-	hp_json_key(&j, "command");
-	hp_json_str(&j, "row");
+	begin(&j, "row");
 	hp_json_key(&j, "ok");
 	hp_json_bool(&j, !bad);
 	hp_json_key(&j, "error");

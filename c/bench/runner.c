@@ -471,6 +471,8 @@ static void no_aslr(char **argv)
 	execv("/proc/self/exe", argv);
 }
 
+#define COMMANDS "facts, cpu, list, row, kload, run, verify, analyze or probe"
+
 int main(int argc, char **argv)
 {
 	struct hp_run run = {
@@ -491,9 +493,15 @@ int main(int argc, char **argv)
 
 	hp_die_with_parent();
 	if (argc < 2)
-		hp_usage_error("command", "", "list, row, kload, run, verify, analyze or probe");
+		hp_usage_error("command", "", COMMANDS);
+	/* The build's facts: the same whatever the environment says (the
+	 * build writes them, HOTPATH_CPU_HIDE or not). */
+	if (!strcmp(argv[1], "facts"))
+		return hp_facts_command();
 	if (!hp_cpu_hide_ok())
 		return 2;	/* hp_cpu_hidden() named the value and what is allowed */
+	if (!strcmp(argv[1], "cpu"))
+		return hp_cpu_command();
 	/* A row file the library could not take: it said why and fell back
 	 * to the built-in row, which a library must; a measurement must not
 	 * run on another row than the one it was asked for. */
@@ -514,8 +522,7 @@ int main(int argc, char **argv)
 		return hp_kload_command(argc, argv);
 	if (strcmp(argv[1], "run") && strcmp(argv[1], "verify") &&
 	    strcmp(argv[1], "analyze") && strcmp(argv[1], "probe"))
-		hp_usage_error("command", argv[1],
-			    "list, row, kload, run, verify, analyze or probe");
+		hp_usage_error("command", argv[1], COMMANDS);
 	hp_parse_args(&run, argc, argv);
 	run.pinned = hp_pin_cpu(run.cpu);
 	if (run.cpu >= 0 && run.pinned < 0) {

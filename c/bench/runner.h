@@ -10,8 +10,13 @@
 #include "engine.h"
 
 #define HP_MAX_LIST 256
-#define HP_MAX_SIZE (1ul << 30)
 #define HP_MAX_PARAMS 8
+/* What the runner takes (args.c refuses beyond it); `hotpath-bench facts`
+ * states them, so hotpath refuses the same values before it runs anything. */
+#define HP_MAX_SIZE (1ul << 30)		/* bytes: larger buffers are not hot paths */
+#define HP_MAX_ALIGN 4095		/* an offset from a 4096-byte page boundary */
+#define HP_MAX_ROUNDS 1000000
+#define HP_MAX_TIME_LIMIT 86400		/* seconds a variant call may run: a day */
 
 struct hp_variant_result {
 	const struct hp_variant *v;
@@ -86,6 +91,8 @@ void hp_emit_run(struct hp_json *j, const struct hp_run *run);
 int hp_timeline(struct hp_run *run, struct hp_json *j);
 
 /* ---- listing.c: the commands that measure nothing; exit status ---- */
+int hp_facts_command(void);
+int hp_cpu_command(void);
 int hp_list_command(void);
 int hp_row_command(int argc, char **argv);
 

@@ -201,7 +201,7 @@ static const struct hp_variant crc32c_variants[] = {
 	},
 	{
 		.name = "hotpath",
-		.flags = HP_V_OWN,
+		.flags = HP_V_OWN | HP_V_ROW,
 		.fn = hp_crc32c,
 		.desc = "hp_crc32c: per-CPU, per-length choice of the above",
 		.origin = "hotpath (crossovers measured, docs/labs/crc32c.md)",

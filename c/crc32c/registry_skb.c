@@ -144,7 +144,7 @@ static const char *skb_promise_name(uint32_t promise)
 	},								\
 	{								\
 		.name = "hotpath",					\
-		.flags = HP_V_OWN,					\
+		.flags = HP_V_OWN | HP_V_ROW,				\
 		.fn = walk_hotpath,					\
 		.max_len = (maxlen),					\
 		.desc = "skb_crc32c's chaining with hp_crc32c per piece", \

@@ -183,7 +183,7 @@ static const struct hp_variant csum_variants[] = {
 	},
 	{
 		.name = "hp-csum",
-		.flags = HP_V_OWN,
+		.flags = HP_V_OWN | HP_V_ROW,
 		.fn = hp_csum,
 		.promise = HP_CSUM_RAW_EVEN,
 		.desc = "hotpath: seed added last; asm adc ladder entered from a chain of compares, vector method from the CPU's dispatch row",

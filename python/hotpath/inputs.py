@@ -3,7 +3,9 @@
 
 Each parser raises UsageError with a message that names the offending value
 and says what is allowed, so that bad input always ends with exit status 2
-and an untouched system (docs: PRODUCT.md, "Quality bar").
+and an untouched system (docs: PRODUCT.md, "Quality bar"). The runner's
+limits (sizes, alignments, rounds, a call's time limit) are the runner's
+own, read from its facts (hotpath.runner.runner_facts), never copied here.
 """
 
 import argparse
@@ -15,12 +17,10 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath.errors import UsageError
+from hotpath.runner import runner_facts
 
 MODES: tuple[str, ...] = ("latency", "throughput", "fenced")
 UNITS: tuple[str, ...] = ("cycles", "ticks")
-MAX_SIZE = 1 << 30  # 1 GiB: larger buffers are not hot paths
-MAX_ALIGN = 4095  # offset from a 4096-byte page boundary
-MAX_ROUNDS = 1_000_000
 
 # Numbers in ASCII digits only: int() and float() also take fullwidth
 # digits (U+FF10..), Arabic-Indic ones, "1_000" and " 40 ", and float()
@@ -119,8 +119,9 @@ def size_sweep(low: int, high: int) -> tuple[int, ...]:
 
 
 def parse_sizes(text: str) -> tuple[int, ...]:
-    """Buffer lengths in bytes, 0..1 GiB: "40,1500", or a sweep "1..65536"
-    (see size_sweep()), or both ("40,1..4096")."""
+    """Buffer lengths in bytes, 0..the runner's largest (1 GiB): "40,1500",
+    or a sweep "1..65536" (see size_sweep()), or both ("40,1..4096")."""
+    size_max = runner_facts().limits.size_max
     values: list[int] = []
     plain: list[str] = []
     parts = [item.strip() for item in text.split(",")]
@@ -132,14 +133,14 @@ def parse_sizes(text: str) -> tuple[int, ...]:
         low, high = (ascii_int(ends[0]), ascii_int(ends[1])) if len(ends) == 2 else (None, None)
         if low is None or high is None:
             raise UsageError(
-                f"size '{shown(part)}': a sweep is LOW..HIGH with integers 0..{MAX_SIZE} "
+                f"size '{shown(part)}': a sweep is LOW..HIGH with integers 0..{size_max} "
                 "in ASCII digits"
             )
-        if not 0 <= low < high <= MAX_SIZE:
-            raise UsageError(f"size '{shown(part)}': a sweep needs 0 <= LOW < HIGH <= {MAX_SIZE}")
+        if not 0 <= low < high <= size_max:
+            raise UsageError(f"size '{shown(part)}': a sweep needs 0 <= LOW < HIGH <= {size_max}")
         values.extend(size_sweep(low, high))
     if plain:
-        values.extend(parse_int_list(",".join(plain), "size", 0, MAX_SIZE))
+        values.extend(parse_int_list(",".join(plain), "size", 0, size_max))
     if len(plain) < len(parts):  # a sweep: in order of size, once each
         values = sorted(set(values))
     if len(values) > MAX_SWEEP_POINTS:
@@ -150,8 +151,8 @@ def parse_sizes(text: str) -> tuple[int, ...]:
 
 
 def parse_aligns(text: str) -> tuple[int, ...]:
-    """Offsets from a 4096-byte boundary, 0..4095."""
-    return parse_int_list(text, "alignment", 0, MAX_ALIGN)
+    """Offsets from a 4096-byte boundary, 0..4095 (the runner's)."""
+    return parse_int_list(text, "alignment", 0, runner_facts().limits.align_max)
 
 
 def parse_modes(text: str) -> tuple[str, ...]:
@@ -177,20 +178,24 @@ def parse_names(text: str) -> tuple[str, ...]:
 
 
 def check_rounds(rounds: int) -> int:
-    """Timed samples per figure: at least 1."""
-    if not 1 <= rounds <= MAX_ROUNDS:
-        raise UsageError(f"rounds '{rounds}': allowed: 1..{MAX_ROUNDS}")
+    """Timed samples per figure: at least 1, at most the runner's."""
+    most = runner_facts().limits.rounds_max
+    if not 1 <= rounds <= most:
+        raise UsageError(f"rounds '{rounds}': allowed: 1..{most}")
     return rounds
 
 
 MAX_REPEAT = 100
-MAX_TIME_LIMIT = 86400
 
 
 def check_time_limit(seconds: int | None) -> int | None:
-    """Seconds a variant call may run: 0 (no limit) .. a day; None: the runner's."""
-    if seconds is not None and not 0 <= seconds <= MAX_TIME_LIMIT:
-        raise UsageError(f"--time-limit '{seconds}': allowed: 0..{MAX_TIME_LIMIT} seconds")
+    """Seconds a variant call may run: 0 (no limit) .. the runner's most (a
+    day); None: the runner's default."""
+    if seconds is None:
+        return None
+    most = runner_facts().limits.time_limit_max
+    if not 0 <= seconds <= most:
+        raise UsageError(f"--time-limit '{seconds}': allowed: 0..{most} seconds")
     return seconds
 
 

@@ -3,14 +3,14 @@
 
 Every stored run carries this fingerprint so that a figure is never
 separated from the machine that produced it, and `hotpath compare` can say
-when two runs come from different machines. Everything is read below a root
-directory (default "/") so that tests can use a fake /proc and /sys tree.
-Unreadable values are "unknown", never an error.
+when two runs come from different machines. The CPU is the runner's (its
+cpuid, less what HOTPATH_CPU_HIDE hides: `hotpath-bench cpu`); the rest is
+read below a root directory (default "/") so that tests can use a fake
+/proc and /sys tree. Unreadable values are "unknown", never an error.
 """
 
 import hashlib
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -19,7 +19,9 @@ from dataclasses import asdict, dataclass, field
 from pathlib import Path
 from typing import Any
 
-from hotpath.protocol import Cpu
+from hotpath.errors import RunnerError
+from hotpath.protocol import Cpu, parse_cpu_answer
+from hotpath.runner import invoke, locate_runner, runner_facts
 
 UNKNOWN = "unknown"
 
@@ -34,20 +36,16 @@ KEY_PARTS = (
     "vendor", "family", "model", "stepping", "microcode", "features", "logical_cpus",
     "kernel", "virt",
 )  # fmt: skip
-# The feature set in a key: the CPUID features the runner tells apart (in
-# its bit order, c/bench/cpu.c), as it sees them: CPUID, less what the OS
-# does not enable in XCR0, less what HOTPATH_CPU_HIDE hides (a run with
-# features hidden measures other code: it is kept under another key, as
-# the dispatch rows are). Never /proc/cpuinfo's whole flags line: the kernel
-# adds flags of its own (constant_tsc, pti, ibpb, flush_l1d, user_shstk...)
-# that come and go with the kernel, its boot options and the microcode.
-# Adding a name here changes every key: add one only when the runner does.
-KEY_FEATURES = (
-    "sse4.2", "pclmulqdq", "avx2", "bmi2", "adx",
-    "avx512f", "avx512bw", "avx512vl", "vpclmulqdq",
-)  # fmt: skip
-# /proc/cpuinfo's names for them where they differ (a run without the runner).
-CPUINFO_FLAGS = {"sse4_2": "sse4.2"}
+# The feature set in a key: the CPU features the runner tells apart (its
+# facts' cpu_features, in their bit order: c/bench/cpu.c), as it sees them:
+# CPUID, less what the OS does not enable in XCR0, less what
+# HOTPATH_CPU_HIDE hides (a run with features hidden measures other code:
+# it is kept under another key, as the dispatch rows are). Never
+# /proc/cpuinfo's flags: the kernel adds flags of its own (constant_tsc,
+# pti, ibpb...) that come and go with the kernel, its boot options and the
+# microcode. A name the runner adds at the end of its table changes only
+# the keys of machines that have it; one moved changes every key
+# (tests/py/test_machine.py fixes today's).
 # The identifying fields of the first rule (a sha256 prefix of 16 hex digits),
 # kept for histories whose machine_key column still holds such keys.
 LEGACY_KEY_FIELDS = (
@@ -92,7 +90,7 @@ class Fingerprint:
         def text(value: object) -> str:
             return UNKNOWN if value is None or value == "" else str(value)
 
-        features = [f for f in KEY_FEATURES if f in self.cpu_features]
+        features = [f for f in runner_facts().cpu_features if f in self.cpu_features]
         return {
             "vendor": text(self.vendor),
             "family": text(self.family),
@@ -113,11 +111,13 @@ class Fingerprint:
         8 hex digits of the parts' sha256 (a unique start, and what makes
         the key unique where the readable rest shortens or replaces
         characters), vendor, family.model.stepping, microcode, the feature
-        set as a bit mask of KEY_FEATURES, logical CPUs, metal/vm, kernel.
+        set as a bit mask of the runner's feature bits, logical CPUs,
+        metal/vm, kernel.
         """
         parts = self.key_parts()
         digest = hashlib.sha256(json.dumps(parts, sort_keys=True).encode()).hexdigest()[:8]
-        mask = sum(1 << i for i, f in enumerate(KEY_FEATURES) if f in parts["features"].split())
+        have = parts["features"].split()
+        mask = sum(1 << i for i, f in enumerate(runner_facts().cpu_features) if f in have)
         readable = [
             digest,
             _safe(parts["vendor"]),
@@ -246,15 +246,6 @@ def is_key(text: str) -> bool:
     return KEY_PATTERN.fullmatch(text) is not None
 
 
-def cpuinfo_features(flags: list[str], hidden: str = "") -> list[str]:
-    """KEY_FEATURES that /proc/cpuinfo's flags name, less `hidden`
-    (HOTPATH_CPU_HIDE's list): the features of a run made without the
-    runner, as the runner would give them."""
-    named = {CPUINFO_FLAGS.get(flag, flag) for flag in flags}
-    gone = {name.strip() for name in hidden.split(",")}
-    return [f for f in KEY_FEATURES if f in named and f not in gone]
-
-
 # No x86 core has run faster. A clock reading above it means the chain of
 # dependent adds ran faster than one a cycle: on an Emerald Rapids an
 # add-immediate chain read 14.8 GHz (docs/engine.md).
@@ -273,7 +264,10 @@ def _read(root: Path, relative: str) -> str | None:
 
 
 def _cpuinfo(root: Path) -> tuple[dict[str, str], int]:
-    """Fields of the first processor block and the number of processors."""
+    """Fields of the first processor block and the number of processors:
+    read for what only the kernel knows (the microcode revision it loaded,
+    which a user-space cpuid cannot see, and the CPUs online), never for
+    the CPU's identity or features (the runner's)."""
     text = _read(root, "proc/cpuinfo") or ""
     first: dict[str, str] = {}
     count = 0
@@ -288,13 +282,6 @@ def _cpuinfo(root: Path) -> tuple[dict[str, str], int]:
             if not first:
                 first = fields
     return first, count
-
-
-def _int_or_none(text: str | None) -> int | None:
-    try:
-        return int(text, 0) if text is not None else None
-    except ValueError:
-        return None
 
 
 def detect_virt_command() -> str | None:
@@ -312,16 +299,18 @@ def detect_virt_command() -> str | None:
     return answer or None
 
 
-def _hypervisor(root: Path, flags: list[str], detect: Callable[[], str | None]) -> str:
+def _hypervisor(root: Path, cpuid_bit: bool | None, detect: Callable[[], str | None]) -> str:
+    """Which hypervisor (systemd-detect-virt, /sys), else whether cpuid's
+    hypervisor bit is set (`cpuid_bit`, the runner's; None: unknown)."""
     named = _read(root, "sys/hypervisor/type")
     detected = detect()
     if detected and detected != "none":
         return detected
     if named:
         return named
-    if "hypervisor" in flags:
+    if cpuid_bit:
         return "unidentified hypervisor"
-    if detected == "none" or flags:
+    if detected == "none" or cpuid_bit is not None:
         return "none"
     return UNKNOWN
 
@@ -345,6 +334,15 @@ def _mitigations(root: Path) -> dict[str, str]:
     return {p.name: _read(root, str(p.relative_to(root))) or UNKNOWN for p in entries}
 
 
+def runner_cpu() -> Cpu | None:
+    """This CPU as the runner sees it, or None where no runner answers (a
+    HOTPATH_CPU_HIDE it refuses is the user's mistake: UsageError)."""
+    try:
+        return parse_cpu_answer(invoke(locate_runner(), ["cpu"]))
+    except RunnerError:
+        return None
+
+
 def fingerprint(
     cpu: Cpu | None = None,
     tsc_hz: float | None = None,
@@ -353,33 +351,30 @@ def fingerprint(
 ) -> Fingerprint:
     """Read the machine's fingerprint; `cpu` and `tsc_hz` come from the runner.
 
-    The CPU's identity is the runner's where it gave one: cpuid of the CPU
-    that ran the code (on a real machine the same as /proc/cpuinfo, which
-    gives the rest: microcode, the CPU count, the hypervisor flag). Without
-    the runner, the features are /proc/cpuinfo's flags among KEY_FEATURES,
-    less HOTPATH_CPU_HIDE's, so that such a run keys as the runner's do.
+    The CPU (vendor, family, model, stepping, brand, features less the
+    hidden ones, the hypervisor bit) is the runner's: the one of a run, or
+    else asked of it (`hotpath-bench cpu`) for a lab that runs without it
+    (tune, crossing), so that every run of a machine keys alike. Where no
+    runner answers, the CPU is unknown.
     """
+    if cpu is None:
+        cpu = runner_cpu()
     info, count = _cpuinfo(root)
-    flags = info.get("flags", "").split()
     if detect_virt is None:
         detect_virt = detect_virt_command if root == Path("/") else (lambda: None)
     return Fingerprint(
-        vendor=cpu.vendor if cpu else info.get("vendor_id", UNKNOWN),
-        family=cpu.family if cpu else _int_or_none(info.get("cpu family")),
-        model=cpu.model if cpu else _int_or_none(info.get("model")),
-        stepping=cpu.stepping if cpu else _int_or_none(info.get("stepping")),
-        model_name=(cpu.brand if cpu else "") or info.get("model name") or UNKNOWN,
+        vendor=cpu.vendor if cpu else UNKNOWN,
+        family=cpu.family if cpu else None,
+        model=cpu.model if cpu else None,
+        stepping=cpu.stepping if cpu else None,
+        model_name=(cpu.brand if cpu else "") or UNKNOWN,
         microcode=info.get("microcode", UNKNOWN),
         logical_cpus=count or None,
-        cpu_features=(
-            list(cpu.features)
-            if cpu
-            else cpuinfo_features(flags, os.environ.get("HOTPATH_CPU_HIDE", ""))
-        ),
+        cpu_features=list(cpu.features) if cpu else [],
         tsc_hz=tsc_hz,
         core_hz_estimate=cpu.core_hz_estimate if cpu else None,
         kernel=_read(root, "proc/sys/kernel/osrelease") or UNKNOWN,
-        hypervisor=_hypervisor(root, flags, detect_virt),
+        hypervisor=_hypervisor(root, cpu.hypervisor if cpu else None, detect_virt),
         governor=_read(root, "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor") or UNKNOWN,
         boost=_boost(root),
         smt=_read(root, "sys/devices/system/cpu/smt/control") or UNKNOWN,

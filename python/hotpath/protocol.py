@@ -84,9 +84,14 @@ class Cpu:
     model: int
     stepping: int
     brand: str
-    features: list[str]
+    features: list[str]  # what the runner may run: cpuid, less XCR0's, less hidden
     pinned_cpu: int | None
     core_hz_estimate: float | None
+    # What HOTPATH_CPU_HIDE hides (the runner's reading of it); empty from a
+    # runner that does not say.
+    hidden: list[str] = field(default_factory=list)
+    # cpuid's hypervisor bit; None from a runner that does not say.
+    hypervisor: bool | None = None
 
 
 @dataclass(frozen=True)
@@ -187,7 +192,7 @@ class DispatchedPrimitive:
 @dataclass(frozen=True)
 class DispatchFacts:
     """What a dispatch row may say (c/include/hotpath/dispatch.h, exported
-    by the runner's `list`): Python copies none of it."""
+    by the runner's `facts`): Python copies none of it."""
 
     steps_max: int  # HP_STEPS_MAX
     csum_short: int  # HP_CSUM_SHORT: no checksum vector method below it
@@ -202,6 +207,28 @@ class DispatchFacts:
 
     def primitive_of_key(self, key: str) -> str | None:
         return next((p.primitive for p in self.primitives if key in p.keys), None)
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What the runner takes (c/bench/runner.h): hotpath refuses the rest
+    before it runs anything."""
+
+    size_max: int  # bytes of a buffer
+    align_max: int  # an offset from a page boundary
+    rounds_max: int
+    time_limit_max: int  # seconds a variant call may run
+
+
+@dataclass(frozen=True)
+class RunnerFacts:
+    """`hotpath-bench facts`: what a build takes and tells apart, the same on
+    every machine (its runner-facts.json). Python copies none of it."""
+
+    limits: Limits
+    cpu_features: list[str]  # every CPU feature name, in the runner's bit order
+    row_primitives: list[str]  # whose hotpath variants run the dispatch row
+    dispatch: DispatchFacts
 
 
 @dataclass(frozen=True)
@@ -222,12 +249,8 @@ class Listing:
     # The dispatch row hp_csum()/hp_crc32c() use (name, source, text); None
     # from a runner that does not say (hotpath.dispatch).
     dispatch: dict[str, str] | None = None
-    # That row's steps, and what any row may say (None: a runner that does not say).
+    # That row's steps (None: a runner that does not say).
     dispatch_steps: Steps | None = None
-    dispatch_facts: DispatchFacts | None = None
-    # Every CPU feature name the runner tells apart (HOTPATH_CPU_HIDE's and
-    # a --with file's needs= vocabulary); empty from a runner that does not say.
-    cpu_feature_names: list[str] = field(default_factory=list)
 
     def primitive(self, name: str) -> PrimitiveListing | None:
         return next((p for p in self.primitives if p.name == name), None)
@@ -258,7 +281,14 @@ def parse_cpu(obj: Any) -> Cpu:
         features=[str(f) for f in _get(obj, "features", list, where)],
         pinned_cpu=_opt(obj, "pinned_cpu", int, where),
         core_hz_estimate=_opt(obj, "core_hz_estimate", float, where),
+        hidden=[str(f) for f in obj.get("hidden") or []],
+        hypervisor=_opt(obj, "hypervisor", bool, where),
     )
+
+
+def parse_cpu_answer(doc: Any) -> Cpu:
+    """Read the object printed by `cpu`."""
+    return parse_cpu(_get(_check_schema(doc, "cpu"), "cpu", dict, "cpu"))
 
 
 def parse_clock(obj: Any) -> Clock:
@@ -432,7 +462,6 @@ def parse_listing(doc: Any) -> Listing:
             )
         )
     row = doc.get("dispatch")
-    facts = doc.get("dispatch_facts")
     return Listing(
         cpu=parse_cpu(_get(doc, "cpu", dict, "list")),
         primitives=primitives,
@@ -444,8 +473,6 @@ def parse_listing(doc: Any) -> Listing:
         dispatch_steps=parse_steps(row["steps"], "dispatch.steps")
         if isinstance(row, dict) and row.get("steps") is not None
         else None,
-        dispatch_facts=parse_dispatch_facts(facts) if facts is not None else None,
-        cpu_feature_names=[str(f) for f in doc.get("cpu_feature_names") or []],
     )
 
 
@@ -465,8 +492,25 @@ def parse_steps(obj: Any, where: str) -> Steps:
     return out
 
 
+def parse_facts(doc: Any) -> RunnerFacts:
+    """Read the object printed by `facts` (a build's runner-facts.json)."""
+    doc = _check_schema(doc, "facts")
+    limits = _get(doc, "limits", dict, "facts")
+    return RunnerFacts(
+        limits=Limits(
+            size_max=_get(limits, "size_max", int, "facts.limits"),
+            align_max=_get(limits, "align_max", int, "facts.limits"),
+            rounds_max=_get(limits, "rounds_max", int, "facts.limits"),
+            time_limit_max=_get(limits, "time_limit_max", int, "facts.limits"),
+        ),
+        cpu_features=[str(f) for f in _get(doc, "cpu_features", list, "facts")],
+        row_primitives=[str(p) for p in _get(doc, "row_primitives", list, "facts")],
+        dispatch=parse_dispatch_facts(_get(doc, "dispatch_facts", dict, "facts")),
+    )
+
+
 def parse_dispatch_facts(obj: Any) -> DispatchFacts:
-    """The `dispatch_facts` object of `list`."""
+    """The `dispatch_facts` object of `facts`."""
     where = "dispatch_facts"
     prims = []
     for prim in _get(obj, "primitives", list, where):

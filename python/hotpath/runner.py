@@ -7,8 +7,15 @@ $HOTPATH_BUILD (relative paths are relative to the root). Before a run the
 runner is brought up to date with make, silently when nothing changed.
 $HOTPATH_RUNNER names a runner executable to use as it is, without make
 (the Python tests use it for a scripted stand-in).
+
+The runner's folder also holds what the build takes and tells apart
+(runner-facts.json, `hotpath-bench facts`: input limits, CPU feature names,
+the primitives that run the dispatch row, what a row may say), which make
+writes with the runner; runner_facts() reads it, so that checking the
+user's input costs no process, and Python keeps no copy of those facts.
 """
 
+import functools
 import json
 import os
 import re
@@ -23,11 +30,13 @@ from typing import Any
 from hotpath.errors import RunnerError, UsageError
 from hotpath.processes import kill_group
 from hotpath.progress import ProgressBar
+from hotpath.protocol import RunnerFacts, parse_facts
 from hotpath.tree import repo_root
 
 PROGRESS_LINE = re.compile(r"^progress (\d+) (\d+)\s*$")
 # The runner's exit status when a variant called exit() (runner.c).
 EXIT_IN_VARIANT = 4
+FACTS_FILE = "runner-facts.json"
 
 
 @dataclass(frozen=True)
@@ -51,8 +60,9 @@ def build_dir(root: Path) -> Path:
 
 
 def ensure_built(root: Path, build: Path) -> None:
-    """make the runner and user-cflags; on failure show make's output, exit 1."""
-    targets = [str(build / "hotpath-bench"), str(build / "user-cflags")]
+    """make the runner, its facts and user-cflags; on failure show make's
+    output, exit 1."""
+    targets = [str(build / name) for name in ("hotpath-bench", FACTS_FILE, "user-cflags")]
     base = ["make", "-s", "-C", str(root), f"BUILD={build}"]
     try:
         up_to_date = subprocess.run(
@@ -71,23 +81,57 @@ def ensure_built(root: Path, build: Path) -> None:
         )
 
 
-def locate_runner(build: bool = True) -> Runner:
-    """The runner to use, rebuilt first unless $HOTPATH_RUNNER names one."""
+def runner_folder() -> Path:
+    """The runner's folder, made or not: $HOTPATH_BUILD, else beside
+    $HOTPATH_RUNNER's executable, else the repository's build folder."""
     explicit = os.environ.get("HOTPATH_RUNNER")
     if explicit:
-        exe = Path(explicit)
-        folder = (
-            Path(os.environ["HOTPATH_BUILD"]) if os.environ.get("HOTPATH_BUILD") else exe.parent
-        )
-        return Runner(executable=exe, build=folder)
+        build = os.environ.get("HOTPATH_BUILD")
+        return Path(build) if build else Path(explicit).parent
+    return build_dir(repo_root())
+
+
+def locate_runner(build: bool = True) -> Runner:
+    """The runner to use, rebuilt first unless $HOTPATH_RUNNER names one."""
+    folder = runner_folder()
+    explicit = os.environ.get("HOTPATH_RUNNER")
+    if explicit:
+        return Runner(executable=Path(explicit), build=folder)
     root = repo_root()
-    folder = build_dir(root)
     if build:
         ensure_built(root, folder)
     exe = folder / "hotpath-bench"
     if not exe.is_file():
         raise RunnerError(f"runner {exe} does not exist after make")
     return Runner(executable=exe, build=folder)
+
+
+def runner_facts() -> RunnerFacts:
+    """The build's facts, from runner-facts.json in the runner's folder:
+    made first only where it is missing (a $HOTPATH_RUNNER's folder holds
+    one as it holds user-cflags). A runner rebuilt since refuses what its
+    new limits refuse on its own (exit 2), so the file never needs to be
+    newer than the check that reads it."""
+    folder = runner_folder()
+    path = folder / FACTS_FILE
+    if not path.is_file() and not os.environ.get("HOTPATH_RUNNER"):
+        ensure_built(repo_root(), folder)
+    try:
+        stamp = path.stat().st_mtime_ns
+    except OSError as err:
+        raise RunnerError(
+            f"the runner's facts {path}: {err.strerror}; make writes them with the runner"
+        ) from err
+    return _read_facts(path, stamp)
+
+
+@functools.lru_cache(maxsize=8)
+def _read_facts(path: Path, stamp: int) -> RunnerFacts:
+    """One file's facts, read once per version of it (`stamp`)."""
+    try:
+        return parse_facts(json.loads(path.read_text(encoding="utf-8")))
+    except (OSError, ValueError) as err:
+        raise RunnerError(f"the runner's facts {path} cannot be read: {err}") from err
 
 
 def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None) -> Any:

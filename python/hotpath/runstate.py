@@ -11,6 +11,7 @@ from typing import Any
 import numpy as np
 
 from hotpath.results import RunResult, unit_name
+from hotpath.runner import runner_facts
 
 
 def _perf_words(clock: dict[str, Any]) -> str:
@@ -51,18 +52,19 @@ def clock_lines(run: RunResult) -> list[str]:
     return lines
 
 
-# The primitives whose hotpath variants run the dispatch row (hp_csum(),
-# hp_crc32c()): a run of other labs does not depend on it.
-ROW_PRIMITIVES = ("csum_partial", "crc32c", "skb_crc32c_linear", "skb_crc32c_nonlinear")
-
-
 def dispatch_lines(run: RunResult) -> list[str]:
-    """The dispatch row hotpath's own checksum and CRC ran under, once."""
-    rows = {
-        (row["name"], row["source"])
+    """The dispatch row hotpath's own checksum and CRC ran under, once: for
+    the primitives whose hotpath variants run it (the runner's
+    row_primitives); a run of other labs does not depend on it."""
+    kept = {
+        primitive: row
         for primitive, settings in run.settings.items()
-        if primitive in ROW_PRIMITIVES and isinstance(row := settings.get("dispatch_row"), dict)
+        if isinstance(row := settings.get("dispatch_row"), dict)
     }
+    if not kept:  # asked only of a run that kept a row
+        return []
+    row_primitives = runner_facts().row_primitives
+    rows = {(row["name"], row["source"]) for p, row in kept.items() if p in row_primitives}
     return [
         f"dispatch row (hp_csum, hp_crc32c): {name} ({source})" for name, source in sorted(rows)
     ]

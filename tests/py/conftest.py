@@ -129,13 +129,16 @@ def cli(capsys):
 
 @pytest.fixture
 def fake_runner(tmp_path, monkeypatch):
-    """A build folder whose runner is tests/py/fake_runner.py (no make)."""
+    """A build folder whose runner is tests/py/fake_runner.py (no make), with
+    the real runner's facts beside it as make would write them (recorded:
+    fixtures/runner-facts.json)."""
     build = tmp_path / "fake-build"
     build.mkdir()
     script = build / "hotpath-bench"
     script.write_text(f'#!/bin/sh\nexec "{sys.executable}" "{FAKE_RUNNER}" "$@"\n')
     script.chmod(0o755)
     (build / "user-cflags").write_text("-O2 -fPIC\n")
+    shutil.copy(HERE / "fixtures" / "runner-facts.json", build / "runner-facts.json")
     monkeypatch.setenv("HOTPATH_RUNNER", str(script))
     monkeypatch.setenv("HOTPATH_BUILD", str(build))
     return build

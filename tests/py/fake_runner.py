@@ -17,17 +17,39 @@ from pathlib import Path
 import numpy as np
 
 MODES = ("latency", "throughput", "fenced")
-CPU = {
-    "vendor": "AuthenticAMD",
-    "family": 25,
-    "model": 17,
-    "stepping": 1,
-    "brand": "AMD EPYC",
-    "features": ["sse4.2", "pclmulqdq", "avx2", "bmi2", "adx"],
-    "pinned_cpu": 1,
-    # FAKE_RUNNER_CORE_HZ: a clock that reads another core frequency
-    "core_hz_estimate": float(os.environ.get("FAKE_RUNNER_CORE_HZ", "3.4e9")),
-}
+# What the real runner's build states (`hotpath-bench facts`: limits, CPU
+# feature names, row primitives, dispatch facts): its runner-facts.json,
+# recorded by `make record-facts` and checked against the real one
+# (test_real_runner.py); the fake_runner fixture puts it beside this runner.
+FACTS = json.loads((Path(__file__).parent / "fixtures" / "runner-facts.json").read_text())
+DISPATCH_FACTS = FACTS["dispatch_facts"]
+# The fake machine: a Zen 3-like EPYC without AVX-512, in a VM.
+HAS = ("sse4.2", "pclmulqdq", "avx2", "bmi2", "adx")
+
+
+def cpu():
+    """The cpu object, its features less HOTPATH_CPU_HIDE's as the runner
+    reads it (names from its facts; one that is not a feature refused)."""
+    names = FACTS["cpu_features"]
+    hide = [name for name in os.environ.get("HOTPATH_CPU_HIDE", "").split(",") if name]
+    for name in hide:
+        if name not in names:
+            print(f"hotpath: HOTPATH_CPU_HIDE: '{name}' is not a CPU feature; allowed: "
+                  f"comma-separated, of: {' '.join(names)}", file=sys.stderr)  # fmt: skip
+            sys.exit(2)
+    return {
+        "vendor": "AuthenticAMD",
+        "family": 25,
+        "model": 17,
+        "stepping": 1,
+        "brand": "AMD EPYC",
+        "hypervisor": True,
+        "features": [name for name in names if name in HAS and name not in hide],
+        "hidden": [name for name in names if name in hide],
+        "pinned_cpu": 1,
+        # FAKE_RUNNER_CORE_HZ: a clock that reads another core frequency
+        "core_hz_estimate": float(os.environ.get("FAKE_RUNNER_CORE_HZ", "3.4e9")),
+    }
 
 
 def variant(name, status="ok", reason=None, failure=None, flags=(), needs=()):
@@ -179,13 +201,6 @@ def parse(argv):
     return command, opts
 
 
-# What a dispatch row may say (methods, their variants, limits): the real
-# runner's listing, recorded by `make record-listing`.
-DISPATCH_FACTS = json.loads(
-    (Path(__file__).parent / "fixtures" / "dispatch-facts.json").read_text()
-)
-
-
 def parse_row(text):
     """A row's steps, or the reason it is refused: a stand-in for the
     runner's `row` command (the library's parser is the real one; this
@@ -286,6 +301,12 @@ def cost(primitive, name, size, align, mode):
 
 
 def main():
+    if sys.argv[1:2] == ["facts"]:
+        print(json.dumps(FACTS))
+        return
+    if sys.argv[1:2] == ["cpu"]:
+        print(json.dumps({"schema": "hotpath.bench/1", "command": "cpu", "cpu": cpu()}))
+        return
     if sys.argv[1:2] == ["row"]:
         parsed, error = parse_row(sys.argv[2])
         out = {"schema": "hotpath.bench/1", "command": "row", "ok": parsed is not None,
@@ -302,9 +323,8 @@ def main():
                 {
                     "schema": "hotpath.bench/1",
                     "command": "list",
-                    "cpu": CPU,
+                    "cpu": cpu(),
                     "dispatch": dispatch_row(),
-                    "dispatch_facts": DISPATCH_FACTS,
                     "primitives": prims,
                 }
             )
@@ -400,7 +420,7 @@ def main():
                 "lab": prim["lab"],
                 "seed_name": prim["seed_name"],
                 "clock": clock,
-                "cpu": CPU,
+                "cpu": cpu(),
                 "dispatch": dispatch_row(),
                 "settings": {
                     "rounds": rounds,

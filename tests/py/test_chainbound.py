@@ -20,6 +20,7 @@ from conftest import ROOT, SCHEMA
 from hotpath import labs, measure
 from hotpath.labs.csum import asmgraph, chainbound
 from hotpath.labs.csum.bound import honest_bound
+from hotpath.protocol import Cpu
 from hotpath.render import html as html_format
 from hotpath.results import MODEL_OFF, FigureResult
 
@@ -217,12 +218,14 @@ def test_model_follows_the_vendor():
 def test_intel_machine_gets_an_intel_model(cli, monkeypatch, machine_root):
     # An Intel core costed with AMD's port layout would be a floor from
     # another machine: the legend and the JSON name the Intel model.
-    # The machine: an Intel one's cpuinfo, the (AMD) stand-in runner's CPU left out.
+    # The machine: an Intel one, in place of the (AMD) stand-in runner's CPU.
     real = measure.fingerprint
+    intel = Cpu(vendor="GenuineIntel", family=6, model=106, stepping=6, brand="Intel Xeon",
+                features=["avx2"], pinned_cpu=None, core_hz_estimate=None)  # fmt: skip
     monkeypatch.setattr(
         measure,
         "fingerprint",
-        lambda **kw: real(**{**kw, "cpu": None}, root=machine_root, detect_virt=lambda: None),
+        lambda **kw: real(**{**kw, "cpu": intel}, root=machine_root, detect_virt=lambda: None),
     )
     doc = cli("csum", "--rounds", "10", "--sizes", "40", "--json", "--no-store").json()
     model = doc["bound_models"]["csum_partial"]

@@ -13,14 +13,13 @@ import pytest
 from hotpath import dispatch
 from hotpath.commands.dispatch import _parse
 from hotpath.machine import Fingerprint
-from hotpath.measure import listing
-from hotpath.protocol import parse_dispatch_facts
+from hotpath.protocol import parse_facts
 from hotpath.results import FigureResult, RunResult
-from hotpath.runner import locate_runner
+from hotpath.runner import locate_runner, runner_facts
 
-# The runner's dispatch facts as `make record-listing` recorded them.
-FACTS_FILE = Path(__file__).parent / "fixtures" / "dispatch-facts.json"
-FACTS = parse_dispatch_facts(json.loads(FACTS_FILE.read_text()))
+# The runner's dispatch facts as `make record-facts` recorded them.
+FACTS_FILE = Path(__file__).parent / "fixtures" / "runner-facts.json"
+FACTS = parse_facts(json.loads(FACTS_FILE.read_text())).dispatch
 CSUM, CRC = FACTS.of("csum_partial"), FACTS.of("crc32c")
 
 
@@ -172,10 +171,10 @@ def test_changed_names_the_primitives_whose_steps_differ():
 
 @pytest.mark.usefixtures("real_runner")
 def test_the_recorded_facts_are_the_runners_and_its_parser_reads_rows():
-    # the stand-in runner's facts were recorded from this listing
-    # (`make record-listing`): a change on the C side shows here
+    # the stand-in runner's facts were recorded from the build's
+    # (`make record-facts`): a change on the C side shows here
     runner = locate_runner()
-    assert listing(runner).dispatch_facts == FACTS
+    assert runner_facts().dispatch == FACTS
     assert CSUM.methods["avx2"] == "hp-csum-avx2" and CRC.methods["sse42"] == "sse42-1stream"
     use = "name = a\ncsum.even = scalar 0, avx2  512\ncsum.odd = scalar 0\ncrc32c = sse42 0 # c\n"
     row = _parse(runner, use)

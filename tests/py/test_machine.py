@@ -1,10 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Machine fingerprint read from a fake root tree."""
+"""Machine fingerprint: the CPU from the runner, the rest read from a fake root tree."""
 
 from pathlib import Path
 
+import pytest
+
 from conftest import CPUINFO_BLOCK, write_tree
-from hotpath.machine import UNKNOWN, Fingerprint, cpuinfo_features, fingerprint, is_key
+from hotpath import machine
+from hotpath.errors import UsageError
+from hotpath.machine import UNKNOWN, Fingerprint, fingerprint, is_key
 from hotpath.protocol import Cpu
 
 RUNNER_CPU = Cpu(
@@ -45,7 +49,7 @@ def test_vm_with_boost_and_powersave(machine_root: Path):
 
 
 def test_systemd_detect_virt_wins(machine_root: Path):
-    fp = fingerprint(root=machine_root, detect_virt=lambda: "kvm")
+    fp = fingerprint(cpu=RUNNER_CPU, root=machine_root, detect_virt=lambda: "kvm")
     assert fp.hypervisor == "kvm"
 
 
@@ -58,14 +62,15 @@ def test_bare_metal_quiet(tmp_path: Path):
             "sys/devices/system/cpu/cpu0/cpufreq/scaling_governor": "performance\n",
         },
     )
-    fp = fingerprint(root=root, detect_virt=lambda: "none")
+    fp = fingerprint(cpu=RUNNER_CPU, root=root, detect_virt=lambda: "none")
     assert fp.hypervisor == "none"
     assert fp.boost == "off"
     assert fp.warnings() == []
     assert "bare metal" in fp.one_line()
 
 
-def test_unreadable_is_unknown(tmp_path: Path):
+def test_unreadable_is_unknown(tmp_path: Path, monkeypatch):
+    monkeypatch.setattr(machine, "runner_cpu", lambda: None)  # no runner answers
     fp = fingerprint(root=tmp_path / "empty", detect_virt=lambda: None)
     assert fp.vendor == UNKNOWN and fp.kernel == UNKNOWN and fp.hypervisor == UNKNOWN
     assert fp.governor == UNKNOWN and fp.boost == UNKNOWN and fp.smt == UNKNOWN
@@ -157,25 +162,51 @@ def test_legacy_key_is_the_first_rule():
     assert fp.legacy_key() == Fingerprint.from_json({**fp.to_json(), "kernel": "x"}).legacy_key()
 
 
-def test_without_the_runner_features_come_from_cpuinfo(machine_root: Path, monkeypatch):
+@pytest.mark.usefixtures("fake_runner")
+def test_without_a_run_the_cpu_is_asked_of_the_runner(machine_root: Path, monkeypatch):
+    # a lab that runs without the runner (tune, crossing) keys as a run of it:
+    # the runner's CPU, never /proc/cpuinfo's (an Intel one here)
     monkeypatch.delenv("HOTPATH_CPU_HIDE", raising=False)
     fp = fingerprint(root=machine_root, detect_virt=lambda: None)
-    assert fp.cpu_features == ["sse4.2", "avx2", "adx"]  # the runner's names and order
-    with_runner = fingerprint(
-        cpu=Cpu(**{**RUNNER_CPU.__dict__, "features": ["sse4.2", "avx2", "adx"]}),
-        root=machine_root,
-        detect_virt=lambda: None,
-    )
-    assert fp.key() == with_runner.key()
+    assert (fp.vendor, fp.family, fp.model, fp.model_name) == ("AuthenticAMD", 25, 17, "AMD EPYC")
+    assert fp.cpu_features == ["sse4.2", "pclmulqdq", "avx2", "bmi2", "adx"]
+    assert fp.microcode == "0xd0003a5" and fp.logical_cpus == 4  # what only the kernel knows
+    assert fp.hypervisor == "xen"  # /sys's name before the runner's cpuid bit
+    # the features the runner hides, as it reads HOTPATH_CPU_HIDE
     monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx2")
-    assert fingerprint(root=machine_root, detect_virt=lambda: None).cpu_features == [
-        "sse4.2",
-        "adx",
-    ]
-    assert cpuinfo_features(["fpu", "sse4_2", "constant_tsc", "pti", "avx512f"]) == [
-        "sse4.2",
-        "avx512f",
-    ]
+    hidden = fingerprint(root=machine_root, detect_virt=lambda: None)
+    assert hidden.cpu_features == ["sse4.2", "pclmulqdq", "bmi2", "adx"]
+    assert hidden.key() != fp.key()
+    monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx2,bogus")
+    with pytest.raises(UsageError, match="'bogus' is not a CPU feature"):
+        fingerprint(root=machine_root, detect_virt=lambda: None)
+
+
+def test_the_hypervisor_bit_is_the_runners(tmp_path: Path):
+    bare = write_tree(tmp_path / "bare", {"proc/cpuinfo": CPUINFO_BLOCK.format(n=0, extra="")})
+    vm = Cpu(**{**RUNNER_CPU.__dict__, "hypervisor": True})
+    assert fingerprint(cpu=vm, root=bare, detect_virt=lambda: None).hypervisor == (
+        "unidentified hypervisor"
+    )
+    metal = Cpu(**{**RUNNER_CPU.__dict__, "hypervisor": False})
+    assert fingerprint(cpu=metal, root=bare, detect_virt=lambda: None).hypervisor == "none"
+    assert fingerprint(cpu=RUNNER_CPU, root=bare, detect_virt=lambda: None).hypervisor == UNKNOWN
+
+
+def test_todays_keys_stay():
+    # Keys as this rule made them before the feature table came from the
+    # runner's facts (issue 38): histories keep matching only while these do.
+    every = ["sse4.2", "pclmulqdq", "avx2", "bmi2", "adx", "avx512f", "avx512bw", "avx512vl",
+             "vpclmulqdq"]  # fmt: skip
+    intel = Fingerprint(vendor="GenuineIntel", family=6, model=106, stepping=6,
+                        microcode="0xd0003a5", logical_cpus=4, cpu_features=every,
+                        kernel="6.12.0-test", hypervisor="kvm")  # fmt: skip
+    assert intel.key() == "77f4d0b6-GenuineIntel-6.106.6-mc0xd0003a5-f1ff-c4-vm-k6.12.0-test"
+    amd = Fingerprint(vendor="AuthenticAMD", family=25, model=17, stepping=1,
+                      microcode="0xa10113e", logical_cpus=2,
+                      cpu_features=["adx", "avx2", "sse4.2", "pclmulqdq", "bmi2"],
+                      kernel="6.1.0-28-amd64", hypervisor="none")  # fmt: skip
+    assert amd.key() == "e1df7139-AuthenticAMD-25.17.1-mc0xa10113e-f1f-c2-metal-k6.1.0-28-amd64"
 
 
 def test_a_clock_faster_than_any_core_is_a_warning():

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from hotpath.errors import RunnerError
-from hotpath.protocol import parse_listing, parse_run
+from hotpath.protocol import parse_facts, parse_listing, parse_run
 
 FIXTURES = Path(__file__).parent / "fixtures"
 
@@ -74,27 +74,34 @@ def test_listing():
     assert listing.primitive("nope") is None
 
 
-def test_listing_states_the_dispatch_facts_the_row_in_use_and_the_feature_names():
-    facts = json.loads((Path(__file__).parent / "fixtures" / "dispatch-facts.json").read_text())
+def test_facts_state_the_limits_features_row_primitives_and_dispatch_facts():
+    doc = json.loads((Path(__file__).parent / "fixtures" / "runner-facts.json").read_text())
+    facts = parse_facts(doc)
+    assert facts.limits.size_max == 1 << 30 and facts.limits.align_max == 4095
+    assert facts.limits.rounds_max == 1_000_000 and facts.limits.time_limit_max == 86400
+    assert facts.cpu_features[:2] == ["sse4.2", "pclmulqdq"]  # the runner's bit order
+    assert "skb_crc32c_linear" in facts.row_primitives and "avc_lookup" not in facts.row_primitives
+    assert facts.dispatch.of("crc32c").methods["avx512-fused"] == "fused-crc32-vpclmul"
+    assert facts.dispatch.primitive_of_key("csum.odd") == "csum_partial"
+    with pytest.raises(RunnerError, match=r"facts\.limits\.size_max"):
+        parse_facts({**doc, "limits": {**doc["limits"], "size_max": "1 GiB"}})
+
+
+def test_listing_states_the_row_in_use():
     doc = {
         "schema": "hotpath.bench/1",
         "command": "list",
         "cpu": {"vendor": "v", "family": 1, "model": 2, "stepping": 3, "brand": "b",
-                "features": []},
+                "features": ["avx2"], "hidden": ["sse4.2"], "hypervisor": False},
         "dispatch": {"name": "r", "source": "built-in", "text": "t", "key": "k",
                      "user_row": None, "steps": {"crc32c": [["sse42", 0], ["fold4", 64]]}},
-        "dispatch_facts": facts,
-        "cpu_feature_names": ["sse4.2", "avx2"],
         "primitives": [],
     }  # fmt: skip
     listing = parse_listing(doc)
     assert listing.dispatch == {"name": "r", "source": "built-in", "text": "t", "key": "k",
                                 "user_row": ""}  # fmt: skip
     assert listing.dispatch_steps == {"crc32c": [("sse42", 0), ("fold4", 64)]}
-    assert listing.dispatch_facts is not None
-    assert listing.dispatch_facts.of("crc32c").methods["avx512-fused"] == "fused-crc32-vpclmul"
-    assert listing.dispatch_facts.primitive_of_key("csum.odd") == "csum_partial"
-    assert listing.cpu_feature_names == ["sse4.2", "avx2"]
+    assert listing.cpu.hidden == ["sse4.2"] and listing.cpu.hypervisor is False
     doc["dispatch"]["steps"] = {"crc32c": [["sse42", "0"]]}
     with pytest.raises(RunnerError, match=r"dispatch\.steps\.crc32c"):
         parse_listing(doc)

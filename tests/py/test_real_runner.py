@@ -14,14 +14,36 @@ from pathlib import Path
 import jsonschema
 import pytest
 
-from conftest import SCHEMA, timed_or_spoiled
-from hotpath.runner import locate_runner
+from conftest import HERE, SCHEMA, timed_or_spoiled
+from hotpath.machine import fingerprint
+from hotpath.protocol import parse_cpu_answer
+from hotpath.runner import FACTS_FILE, invoke, locate_runner, runner_facts
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
 
 def validate(doc):
     jsonschema.validate(doc, json.loads(SCHEMA.read_text()))
+
+
+def test_the_stand_in_states_the_builds_facts():
+    # the stand-in runner's facts (fixtures/runner-facts.json, `make
+    # record-facts`) are the ones this build wrote beside its runner, which
+    # are what `hotpath-bench facts` says: one source, never a copy by hand
+    runner = locate_runner()
+    written = json.loads((runner.build / FACTS_FILE).read_text())
+    assert invoke(runner, ["facts"]) == written
+    assert json.loads((HERE / "fixtures" / FACTS_FILE).read_text()) == written
+    assert runner_facts().limits.size_max == 1 << 30
+
+
+def test_the_machine_takes_the_runners_cpu(monkeypatch):
+    runner = locate_runner()
+    monkeypatch.setenv("HOTPATH_CPU_HIDE", "avx2")
+    cpu = parse_cpu_answer(invoke(runner, ["cpu"]))
+    assert "avx2" not in cpu.features and cpu.hidden == ["avx2"]
+    fp = fingerprint()
+    assert (fp.vendor, fp.model, fp.cpu_features) == (cpu.vendor, cpu.model, cpu.features)
 
 
 def test_list(cli):

@@ -49,6 +49,10 @@ enum hp_variant_flag {
 	/* A re-implementation of a released kernel's code (kernel-5.17,
 	 * kernel-x86), as opposed to the kernel's own code (HP_V_KERNEL). */
 	HP_V_REIMPL = 1u << 5,
+	/* Runs the dispatch row in use (hp_csum(), hp_crc32c(): hotpath/
+	 * dispatch.h), so its figures depend on the row: `hotpath-bench facts`
+	 * names the primitives that have such a variant (row_primitives). */
+	HP_V_ROW = 1u << 6,
 };
 
 /* Time @n calls of @fn in @mode; returns elapsed TSC ticks. */
@@ -152,6 +156,7 @@ struct hp_cpu_id {
 	char vendor[13];
 	char brand[49];
 	unsigned family, model, stepping;
+	int hypervisor;	/* cpuid 1 ECX bit 31: a hypervisor says it is there */
 };
 
 /* The one decoder of cpuid's vendor, family, model and stepping (c/bench/cpu.c,

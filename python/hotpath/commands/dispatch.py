@@ -11,7 +11,6 @@ then makes the library (libhotpath, libhpsum) use it, no recompiling.
 
 import argparse
 import dataclasses
-import os
 import sys
 import tempfile
 from pathlib import Path
@@ -22,17 +21,9 @@ from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.inputs import check_rounds, path
 from hotpath.protocol import DispatchFacts, Listing, ParsedRow, Steps, parse_row
 from hotpath.results import RunResult
-from hotpath.runner import Runner, invoke
+from hotpath.runner import Runner, invoke, runner_facts
 
 MODES = ("latency", "throughput")
-
-
-def _facts(known: Listing) -> DispatchFacts:
-    """The methods, their variants and the row's limits: the runner's."""
-    if known.dispatch_facts is None:
-        raise RunnerError("the runner does not say what a dispatch row may hold (list: "
-                          "dispatch_facts); rebuild it")  # fmt: skip
-    return known.dispatch_facts
 
 
 def _parse(runner: Runner, text: str) -> ParsedRow:
@@ -525,12 +516,13 @@ def _keep(
     rounds: int,
     chosen: str,
     which: str,
+    hidden: str,
 ) -> None:
     """--write, --save and --system: the chosen row with its header (the
-    machine, the rounds, the neighbour's share, the hidden features)."""
+    machine, the rounds, the neighbour's share, the features the runner hid)."""
     contended = _contended(result)
     header = measured_rows.header(result.machine.one_line(), rounds, contended,
-                                  os.environ.get("HOTPATH_CPU_HIDE", ""))  # fmt: skip
+                                  hidden)  # fmt: skip
     if contended > measured_rows.NEIGHBOUR_LIMIT:
         print(f"warning: {contended:.0%} of the width probes saw a neighbour on the core: "
               "the crossovers may be off (the kept row says so)", file=sys.stderr)  # fmt: skip
@@ -551,7 +543,7 @@ def run(args: argparse.Namespace) -> int:
     in_use = known.dispatch or {}
     if args.show:
         return _show(in_use)
-    facts = _facts(known)
+    facts = runner_facts().dispatch  # the methods, their variants, the row's limits
     tried = _read_try(runner, facts, args.try_row) if args.try_row is not None else None
     where = measured_rows.places(in_use)
     if (args.save or args.system) and where is None:
@@ -595,5 +587,5 @@ def run(args: argparse.Namespace) -> int:
         lines += repair
     print("\n".join(lines))
     which = "the repaired row" if chosen != text else "the measured row"
-    _keep(args, where, result, rounds, chosen, which)
+    _keep(args, where, result, rounds, chosen, which, ",".join(known.cpu.hidden))
     return 0

@@ -21,14 +21,14 @@ from typing import Any
 
 from hotpath import measure
 from hotpath.errors import RunnerError, UsageError
-from hotpath.inputs import MAX_SIZE, parse_names, parse_sizes
+from hotpath.inputs import parse_names, parse_sizes
 from hotpath.labs.avc import PRIMITIVE
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.machine import fingerprint
 from hotpath.protocol import Listing, parse_cpu
 from hotpath.render.avc_stats import render
 from hotpath.results import RunResult
-from hotpath.runner import invoke
+from hotpath.runner import invoke, runner_facts
 
 DEFAULT_SAMPLES = 100
 MAX_RUNS = 100
@@ -44,7 +44,8 @@ def node_counts(known: Listing, text: str | None, default: tuple[int, ...]) -> t
     if prim is None or not prim.variants:
         raise RunnerError(f"the runner has no primitive '{PRIMITIVE}'")
     low = max(1, *(v.min_len for v in prim.variants))
-    high = min((v.max_len for v in prim.variants if v.max_len), default=MAX_SIZE)
+    most = runner_facts().limits.size_max
+    high = min((v.max_len for v in prim.variants if v.max_len), default=most)
     for size in sizes:
         if not low <= size <= high or size & (size - 1):
             raise UsageError(f"--sizes '{size}': allowed: node counts, powers of two "
