@@ -159,3 +159,41 @@ def test_readme_names_the_test_command_and_no_dated_timing() -> None:
     # A date may name a folder of raw runs, never a figure in the text.
     prose = re.sub(r"docs/measurements/[^)\s]*", "", text)
     assert DATE.findall(prose) == []
+
+
+# A module or a name in one, as the pages write it in backticks:
+# `hotpath.labs.tune.ranktest`, `hotpath.stats.summarize`.
+MODULE = re.compile(r"`(hotpath(?:\.[A-Za-z_]\w*)+)`")
+PACKAGE = ROOT / "python"
+
+
+def module_exists(dotted: str) -> bool:
+    """The module (a file or a package), or a top-level name defined in it."""
+    parts = dotted.split(".")
+    as_path = PACKAGE.joinpath(*parts)
+    if as_path.with_suffix(".py").exists() or (as_path / "__init__.py").exists():
+        return True
+    module = PACKAGE.joinpath(*parts[:-1])
+    for source in (module.with_suffix(".py"), module / "__init__.py"):
+        if source.exists():
+            name = re.escape(parts[-1])
+            found = re.search(
+                rf"^(?:def|class|async def) {name}\b|^{name}\b", source.read_text(), re.M
+            )
+            return found is not None
+    return False
+
+
+def test_a_missing_module_is_reported() -> None:
+    assert module_exists("hotpath.stats.summarize")
+    assert module_exists("hotpath.labs")
+    assert not module_exists("hotpath.labs.crossing.no_such_name")
+    assert not module_exists("hotpath.no_such_module")
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda p: str(p.relative_to(ROOT)))
+def test_every_named_module_exists(page: Path) -> None:
+    if not page.exists():
+        pytest.skip(f"{page.name} is not in this tree")
+    named = sorted(set(MODULE.findall(page.read_text())))
+    assert [m for m in named if not module_exists(m)] == []
