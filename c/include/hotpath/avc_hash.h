@@ -14,7 +14,9 @@
 /*
  * A hash of an AVC key. The cache uses the LOW bits: the slot is
  * hash & (slots - 1), as avc_hash() masks with AVC_CACHE_SLOTS - 1, so a
- * hash must make its low bits depend on every bit of the key.
+ * hash must make its low bits depend on every bit of the key. hp is the
+ * exception: its bucket is its top bits, and the cache calls the function
+ * hp_avc_hash_for_slots() gives it, whose value is the bucket.
  */
 typedef uint32_t (*hp_avc_hash_fn)(uint32_t ssid, uint32_t tsid,
 				   uint16_t tclass);
