@@ -47,7 +47,7 @@ DEBIAN_PACKAGES+=(flex bison libelf-dev libssl-dev bc bubblewrap)
 # Chromium and its chromedriver, never a browser fetched at run time.
 DEBIAN_PACKAGES+=(chromium chromium-driver)
 
-# The tuning lab's evaluate workloads (python/hotpath/tune/workloads.py):
+# The tuning lab's evaluate workloads (python/hotpath/labs/tune/workloads.py):
 # hackbench from rt-tests, `perf bench` from linux-perf.
 DEBIAN_PACKAGES+=(rt-tests linux-perf)
 

@@ -8,32 +8,71 @@ anywhere ends the command with its message on stderr and its exit status:
 """
 
 import argparse
+import importlib
 import shlex
 import sys
-from collections.abc import Sequence
+from collections.abc import Callable, Collection, Sequence
+from types import ModuleType
+from typing import TypeAlias
 
 from hotpath import __version__
-from hotpath.commands import (
-    calibrate,
-    compare,
-    db,
-    dispatch,
-    history,
-    kernels,
-    lab,
-    listing,
-    machines,
-    push,
-    report,
-    suite,
-    trend,
-    tune,
-)
 from hotpath.db.location import masked
 from hotpath.exits import run_handler
 from hotpath.inputs import decimal, integer
-from hotpath.labs import ALL_LABS
+from hotpath.labs import ALL_LABS, LABS
 from hotpath.render import symbols
+
+# Every subcommand: its module in hotpath.commands and its line in `hotpath
+# --help`. A command's module (and what it imports: numpy, SciPy,
+# SQLAlchemy, the kernel sources) is imported only when that command is
+# asked for, so `hotpath --version`, `--help` and `tune list` start at once.
+# The labs' commands (`hotpath csum` ...) come from their specs, after calibrate.
+COMMANDS: dict[str, tuple[str, str]] = {
+    "calibrate": ("calibrate", "clock source, TSC ticks per core cycle, and the N-adds self-check"),
+    "run": ("suite", "run every lab's default suite and write a report folder"),
+    "history": ("history", "list stored runs, newest first"),
+    "machines": ("machines", "list the machines the history has seen, with their keys and runs"),
+    "compare": ("compare", "compare two stored runs (or two variants) figure by figure"),
+    "report": ("report", "write the report folder (HTML, Markdown, plots) of a stored run"),
+    "dispatch": (
+        "dispatch",
+        "measure which method of hp_csum()/hp_crc32c() wins at each length here",
+    ),
+    "list": ("listing", "variants and their status on this CPU"),
+    "kernels": (
+        "kernels",
+        "the real kernel trees the labs time (Debian's linux-source, your trees)",
+    ),
+    "tune": ("tune", "tuning profiles: apply with an undo, verify, revert, A/B evaluate, export"),
+    "trend": ("trend", "one figure's medians over the stored runs, and where they changed"),
+    "db": ("db", "upgrade or check the history's database"),
+    "push": ("push", "copy runs of this history into another (a shared PostgreSQL store)"),
+}
+Subparsers: TypeAlias = "argparse._SubParsersAction[argparse.ArgumentParser]"
+
+
+def _table() -> dict[str, tuple[str, Callable[[Subparsers], None]]]:
+    """Each command's help line and how to add its parser (importing it)."""
+
+    def lab_adder(name: str) -> Callable[[Subparsers], None]:
+        return lambda subparsers: _module("lab").add_parser(subparsers, LABS[name])
+
+    def adder(module: str) -> Callable[[Subparsers], None]:
+        return lambda subparsers: _module(module).add_parser(subparsers)
+
+    table = {name: (line, adder(module)) for name, (module, line) in COMMANDS.items()}
+    labs = {
+        lab.name: (f"measure the {lab.name} lab: {lab.title}", lab_adder(lab.name))
+        for lab in ALL_LABS
+        if lab.subcommand
+    }
+    first, *rest = table.items()  # calibrate, then the labs, then the rest
+    return dict([first, *labs.items(), *rest])
+
+
+def _module(name: str) -> ModuleType:
+    return importlib.import_module(f"hotpath.commands.{name}")
+
 
 EPILOG = """exit status: 0 done; 1 the run failed, a calibration self-check failed,
 a variant you brought (--with) or named (--variants) is WRONG (a mismatch, a
@@ -42,7 +81,9 @@ everything could be written (the message says what); 2 bad input (nothing was
 written); 130 interrupted, 143 terminated (nothing half-written kept)."""
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(wanted: Collection[str] | None = None) -> argparse.ArgumentParser:
+    """The whole parser (`wanted` None), or one whose `wanted` commands are
+    built and the rest only listed (main(): the one command asked for)."""
     parser = argparse.ArgumentParser(
         prog="hotpath",
         description="Measure Linux kernel hot-path functions from user space.",
@@ -50,22 +91,11 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action="version", version=f"hotpath {__version__}")
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
-    calibrate.add_parser(subparsers)
-    for one_lab in ALL_LABS:
-        if one_lab.subcommand:
-            lab.add_parser(subparsers, one_lab)
-    suite.add_parser(subparsers)
-    history.add_parser(subparsers)
-    machines.add_parser(subparsers)
-    compare.add_parser(subparsers)
-    report.add_parser(subparsers)
-    dispatch.add_parser(subparsers)
-    listing.add_parser(subparsers)
-    kernels.add_parser(subparsers)
-    tune.add_parser(subparsers)
-    trend.add_parser(subparsers)
-    db.add_parser(subparsers)
-    push.add_parser(subparsers)
+    for name, (line, add) in _table().items():
+        if wanted is None or name in wanted:
+            add(subparsers)
+        else:  # listed in --help; never parsed (main() builds the one asked for)
+            subparsers.add_parser(name, help=line, add_help=False)
     ascii_numbers(parser)
     return parser
 
@@ -98,7 +128,10 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 def _main(argv: Sequence[str] | None) -> int:
     arguments = list(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    # The command is the first word that is not an option (the top level
+    # has only --help and --version).
+    asked = next((word for word in arguments if not word.startswith("-")), None)
+    parser = build_parser({asked} if asked else set())
     args = parser.parse_args(arguments)
     # Stored with the run and shown by history and reports: no password in it.
     args.command_line = masked(shlex.join(["hotpath", *arguments]))

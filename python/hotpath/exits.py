@@ -1,8 +1,8 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The one place a command's errors become exit statuses.
 
-`hotpath` (hotpath.cli) and `python -m hotpath.tune` (which loads no
-numpy) both run their handler through run_handler(): a HotpathError ends
+`hotpath` (hotpath.cli, which loads only the command asked for: `hotpath
+tune list` no numpy) runs every handler through run_handler(): a HotpathError ends
 with its message and status (2 bad input, 1 failure), Ctrl-C with 130,
 SIGTERM with 143, a write that cannot be made (a full disk under
 `> /dev/full`, a broken pipe) with 1 and one line. SIGTERM unwinds like

@@ -21,6 +21,9 @@ from hotpath.runner import runner_facts
 
 MODES: tuple[str, ...] = ("latency", "throughput", "fenced")
 UNITS: tuple[str, ...] = ("cycles", "ticks")
+# --noisy-threshold: a figure whose 95% CI is wider than this share of its
+# median is "noisy" (hotpath.stats).
+DEFAULT_NOISY_FRACTION = 0.05
 
 # Numbers in ASCII digits only: int() and float() also take fullwidth
 # digits (U+FF10..), Arabic-Indic ones, "1_000" and " 40 ", and float()

@@ -194,7 +194,7 @@ def new_run(
     command: str, groups: list[list[BenchRun]], noisy_fraction: float, command_line: str
 ) -> RunResult:
     """One stored run from each primitive's replicas; what a lab adds to its
-    figures (csum's bounds) is hotpath.labs.enrich's, a layer above."""
+    figures (csum's bounds) is hotpath.commands.labs.enrich's, a layer above."""
     first = groups[0][0] if groups and groups[0] else None
     tsc_hz = first.clock.tsc_hz if first and first.clock else None
     run = RunResult(

@@ -17,7 +17,7 @@ from pathlib import Path
 
 from hotpath.destination import write_file
 from hotpath.errors import UsageError
-from hotpath.tune.text import escaped
+from hotpath.safetext import escaped
 
 # The share of width probes that saw a neighbour beyond which a kept row
 # carries a flag the user sees (--show, list): its crossovers may be off.

@@ -2,7 +2,7 @@
 """Ending a child that runs in a process group of its own (the runner, a
 tune workload, QEMU): everything it started goes with it, none left orphaned.
 
-Loads nothing beyond the standard library: `python -m hotpath.tune` uses it.
+Loads nothing beyond the standard library: `python -m hotpath tune` in a guest uses it.
 """
 
 import contextlib

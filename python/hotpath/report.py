@@ -8,6 +8,7 @@ as PNG and SVG, and each chain graph's Graphviz source in chains/.
 """
 
 import json
+from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
@@ -36,19 +37,20 @@ def check_folder(folder: Path, label: str = "--out", hint: str = "") -> None:
 def write_pages(
     run: RunResult,
     folder: Path,
-    threshold: float = 0.0,
+    found: summary.RunSummary,
+    own_files: Callable[[RunResult, Path], list[Path]],
 ) -> list[Path]:
-    """The report without results.json: report.md, report.html, plots/, chains/.
+    """The report without results.json: report.md, report.html, plots/,
+    chains/, and the labs' own files (`own_files`: commands/labs.py's).
 
-    Made from the run alone (its calibration included), so a run just
-    measured and one loaded from the history (`hotpath report RUN`) give
-    the same pages."""
+    Made from the run alone (its calibration included) and its summary
+    `found`, so a run just measured and one loaded from the history
+    (`hotpath report RUN`) give the same pages."""
     folder.mkdir(parents=True, exist_ok=True)
     plots = plot_run(run, folder / "plots")
     calibration = calibration_from_json(run.calibration) if run.calibration else None
     calib_text = render_calibration(calibration) if calibration else []
     md = ["# hotpath report", "", f"{run.started}, hotpath {run.version}: `{run.command_line}`", ""]
-    found = summary.summarize_run(run, threshold)
     md.extend(summary_text.render_markdown(found))
     warnings = [*run.machine.warnings(), *run.variant_warnings()]
     md.extend(["", *(f"- warning: {w}" for w in warnings)] if warnings else [])
@@ -72,17 +74,11 @@ def write_pages(
     svgs = [p for p in plots if p.suffix == ".svg"]
     files[1].write_text(
         html_format.render_page(
-            run, svgs, calibration, calib_text, [STORED_NOTE] if old else [], found
+            run, svgs, calibration, calib_text, found, [STORED_NOTE] if old else []
         ),
         encoding="utf-8",
     )
-    own = [
-        path
-        for name in run.labs
-        if (lab := lab_for(name)) is not None and lab.write_files is not None
-        for path in lab.hook(lab.write_files)(run, folder)
-    ]
-    return files + plots + [path for _, path in graphs] + own
+    return files + plots + [path for _, path in graphs] + own_files(run, folder)
 
 
 # A run stored before the history kept bounds and chain graphs (schema 3).

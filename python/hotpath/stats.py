@@ -16,9 +16,10 @@ from dataclasses import dataclass
 import numpy as np
 import numpy.typing as npt
 
+from hotpath.inputs import DEFAULT_NOISY_FRACTION
+
 BOOTSTRAP_RESAMPLES = 2000  # the ratio CI's draws (hotpath.significance)
 BOOTSTRAP_SEED = 20240601
-DEFAULT_NOISY_FRACTION = 0.05  # CI wider than 5% of the median: "noisy"
 
 FloatArray = npt.NDArray[np.float64]
 

@@ -55,7 +55,7 @@ from hotpath.db.rows import (
 from hotpath.errors import StoreError, UsageError
 from hotpath.inputs import ascii_int, shown
 from hotpath.results import FigureResult, RunResult
-from hotpath.tune.text import escaped
+from hotpath.safetext import escaped
 
 # The PostgreSQL advisory lock taken while a history's schema is migrated.
 MIGRATION_LOCK = 0x686F7470  # "hotp"

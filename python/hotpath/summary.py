@@ -27,6 +27,7 @@ Every format (terminal, Markdown, HTML) renders the same RunSummary.
 
 import math
 from collections import Counter
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from hotpath import seedtables
@@ -452,11 +453,14 @@ def summarize_lab(run: RunResult, lab_name: str, threshold: float = 0.0) -> LabS
     return summary
 
 
-def summarize_run(run: RunResult, threshold: float = 0.0) -> RunSummary:
+def summarize_run(
+    run: RunResult, threshold: float = 0.0, own: Mapping[str, LabSummary] | None = None
+) -> RunSummary:
     """Each of the run's labs: the engine labs' summary, or the lab's own
-    (Lab.summarize: the crossing lab's). `threshold` (--threshold): a change
-    the intervals show but within it is counted "below the threshold" in the
-    kernel's lines, not faster/slower."""
+    from `own` (LabHooks.summarize: crossing's, tune's; commands/labs.py's
+    own_summaries). `threshold` (--threshold): a change the intervals show
+    but within it is counted "below the threshold" in the kernel's lines,
+    not faster/slower."""
     labs = [lab for lab in run.labs if lab != "calibrate"]
     state = state_lines(run)
     if threshold:
@@ -466,9 +470,6 @@ def summarize_run(run: RunResult, threshold: float = 0.0) -> RunSummary:
         )
     found = []
     for name in labs:
-        lab = lab_for(name)
-        if lab is not None and lab.summarize is not None:
-            found.append(lab.hook(lab.summarize)(run))
-        else:
-            found.append(summarize_lab(run, name, threshold))
+        mine = (own or {}).get(name)
+        found.append(mine if mine is not None else summarize_lab(run, name, threshold))
     return RunSummary(state, found)

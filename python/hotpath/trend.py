@@ -38,9 +38,9 @@ from typing import Any
 from hotpath.db.location import DbLocation
 from hotpath.errors import UsageError
 from hotpath.inputs import shown
-from hotpath.kernelsrc.trees import version_key
 from hotpath.results import FigureResult, RunResult, unit_name
 from hotpath.store import Store
+from hotpath.versions import version_key
 
 TREND_SCHEMA = "hotpath.trend/1"
 ORDERS = ("time", "kernel")

@@ -18,7 +18,7 @@ small. Given a ratio B/A, its 95% interval and the user's threshold:
   identical runs (its A/A floor), so that placement alone could explain it.
 
 No numpy here: the tuning lab decides its verdicts with this too, and must
-not load numpy (hotpath.tune.evaluate says why).
+not load numpy (hotpath.labs.tune.evaluate says why).
 """
 
 import argparse

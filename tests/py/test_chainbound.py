@@ -17,12 +17,14 @@ import jsonschema
 import pytest
 
 from conftest import ROOT, SCHEMA
-from hotpath import labs, measure
+from hotpath import measure
+from hotpath.commands import labs
 from hotpath.labs.csum import asmgraph, chainbound
 from hotpath.labs.csum.bound import honest_bound
 from hotpath.protocol import Cpu
 from hotpath.render import html as html_format
 from hotpath.results import MODEL_OFF, FigureResult
+from hotpath.summary import summarize_run
 
 TOOLS = shutil.which("gcc") is not None and shutil.which("llvm-mca") is not None
 needs_tools = pytest.mark.skipif(not TOOLS, reason="needs gcc and llvm-mca (scripts/setup.sh)")
@@ -302,7 +304,8 @@ def run_for_html():
 @needs_dot
 @pytest.mark.usefixtures("fake_runner")
 def test_html_draws_the_chain():
-    page = html_format.render_page(run_for_html(), [], None, [])
+    run = run_for_html()
+    page = html_format.render_page(run, [], None, [], summarize_run(run))
     assert "<h3>Dependency chains</h3>" in page
     details = re.findall(r"<details><summary>([^<]*)</summary>\s*(<svg.*?</svg>)", page, re.S)
     titles = [title for title, _ in details]
@@ -319,7 +322,7 @@ def test_html_draws_the_chain():
 def test_html_says_when_dot_is_missing(monkeypatch):
     run = run_for_html()
     monkeypatch.setenv("HOTPATH_DOT", "/nonexistent/dot")
-    page = html_format.render_page(run, [], None, [])
+    page = html_format.render_page(run, [], None, [], summarize_run(run))
     assert "graph not drawn: Graphviz dot not found: HOTPATH_DOT=/nonexistent/dot" in page
     assert "<pre>digraph &quot;seed-dead-code, 40 B even&quot;" in page
     assert "<svg" not in page

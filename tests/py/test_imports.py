@@ -146,13 +146,56 @@ def test_a_circle_is_found():
     assert circles({"a": {"b"}, "b": {"c"}, "c": {"a"}, "d": {"a"}}) == [["a", "b", "c"]]
 
 
-def test_every_lab_hook_names_a_function():
-    """Hooks are named, not imported (Lab.hook): a misspelt one fails here,
-    not when a user first reaches it."""
+HEAVY = ("numpy", "scipy", "sqlalchemy", "matplotlib")
+
+
+def loaded_by(code: str) -> set[str]:
+    """The modules a fresh interpreter holds after `code`."""
+    done = subprocess.run(
+        [sys.executable, "-c", f"{code}\nimport sys; print(' '.join(sys.modules))"],
+        capture_output=True, text=True, check=True, timeout=120,
+    )  # fmt: skip
+    return set(done.stdout.split())
+
+
+def test_the_lab_specs_are_plain_data():
+    """Every lab's spec is data: importing the registry loads no numpy,
+    no result model, no command and no kernel source (issue 38)."""
+    loaded = loaded_by("import hotpath.labs")
+    assert not loaded & {*HEAVY, "hotpath.results", "hotpath.kernelsrc", "hotpath.commands"}
+    assert not [m for m in loaded if m.endswith(".hooks") or m.startswith("hotpath.commands.")]
+
+
+def test_every_lab_has_its_hooks_as_functions():
+    """No hook is named by a string: each is a function of the lab's own
+    modules in its LabHooks, reached through commands/labs.py."""
+    from dataclasses import fields
+
+    from hotpath.commands import labs
     from hotpath.labs import ALL_LABS
 
     for lab in ALL_LABS:
-        for field in ("own_command", "own_suite", "summarize", "write_files"):
-            named = getattr(lab, field)
-            if named is not None:
-                assert callable(lab.hook(named)), f"{lab.name}.{field}: {named}"
+        assert not [f.name for f in fields(lab) if isinstance(getattr(lab, f.name), str)
+                    and ":" in getattr(lab, f.name)], lab.name  # fmt: skip
+        hooks = labs.hooks(lab.name)
+        assert all(callable(getattr(hooks, f.name)) or getattr(hooks, f.name) is None
+                   for f in fields(hooks)), lab.name  # fmt: skip
+    assert labs.hooks("avc").own_command is not None and labs.hooks("crc32c") is labs.NONE
+
+
+def loaded_by_cli(*argv: str) -> set[str]:
+    call = f"main({list(argv)!r})"
+    return loaded_by(f"from hotpath.cli import main\ntry: {call}\nexcept SystemExit: pass")
+
+
+def test_the_cli_loads_only_the_command_asked_for():
+    """`hotpath --version` and `--help` import no command, numpy, SciPy,
+    SQLAlchemy, matplotlib or kernel source; `tune list` its own command
+    alone and no numpy either (issue 38; docs/testing.md has the times)."""
+    for argv in (["--version"], ["--help"]):
+        loaded = loaded_by_cli(*argv)
+        assert not loaded & {*HEAVY, "hotpath.kernelsrc", "hotpath.results"}, argv
+        assert not [m for m in loaded if m.startswith("hotpath.commands.")], argv
+    loaded = loaded_by_cli("tune", "list")
+    assert "hotpath.commands.tune" in loaded and not loaded & set(HEAVY)
+    assert [m for m in loaded if m.startswith("hotpath.commands.")] == ["hotpath.commands.tune"]

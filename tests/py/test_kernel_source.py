@@ -31,7 +31,9 @@ from conftest import (
 )
 from hotpath.debian import locked
 from hotpath.errors import UsageError
-from hotpath.kernelsrc import contain, devtrees, kbuild, kbuilt, layouts, timed_files, trees
+from hotpath.kernelsrc import contain, devtrees, kbuild, kbuilt, layouts, trees
+from hotpath.kernelsrc.layouts import timed_files
+from hotpath.versions import version_key
 
 pytestmark = [pytest.mark.runner, pytest.mark.usefixtures("real_runner")]
 
@@ -394,7 +396,7 @@ def test_without_network_and_cache_the_run_says_so_once_and_goes_on(cli, tmp_pat
 
 def test_makefile_versions_and_their_order():
     assert trees.makefile_version(MAKEFILE, "t") == "6.18.0-rc1"
-    keys = [trees.version_key(v) for v in ("6.1.192", "6.12.117", "6.18.0-rc1", "6.18.0")]
+    keys = [version_key(v) for v in ("6.1.192", "6.12.117", "6.18.0-rc1", "6.18.0")]
     assert keys == sorted(keys)
     with pytest.raises(UsageError, match="no kernel version"):
         trees.makefile_version("all:\n", "t")

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from hotpath.tune.apply import KILL_ENV, STATE_ENV, default_state_dir
+from hotpath.labs.tune.apply import KILL_ENV, STATE_ENV, default_state_dir
 from tune_tree import BASIC, REPO, apply_args, make_root, normal, profile, reprint, setting, tree
 
 
@@ -123,9 +123,9 @@ def run_hotpath(args: list[str], env_extra: dict[str, str]) -> subprocess.Comple
 
 
 def run_tune(args: list[str]) -> subprocess.CompletedProcess[str]:
-    """`python -m hotpath.tune ARGS` (no numpy: starts in a third of the time)."""
+    """`python -m hotpath tune ARGS` (the CLI loads tune's command alone: no numpy)."""
     return subprocess.run(
-        [sys.executable, "-m", "hotpath.tune", *args],
+        [sys.executable, "-m", "hotpath", "tune", *args],
         capture_output=True,
         text=True,
         cwd=REPO,
@@ -394,7 +394,7 @@ def test_root_whose_state_folder_links_out_refused(cli, tmp_path, root):
 
 
 def test_apply_refused_while_another_holds_the_state(cli, tmp_path, root):
-    from hotpath.tune.apply import State
+    from hotpath.labs.tune.apply import State
 
     prof = profile(tmp_path, setting('"vm.swappiness"', "10"))
     state = State(root / "var/lib/hotpath/tune")
@@ -419,7 +419,7 @@ def test_two_applies_at_once_lose_no_original_value(tmp_path, root):
     a = profile(tmp_path, setting('"vm.swappiness"', "10"), "a")
     b = profile(tmp_path, setting('"kernel.timer_migration"', "0"), "b")
     before = tree(root)
-    tune = [sys.executable, "-m", "hotpath.tune"]
+    tune = [sys.executable, "-m", "hotpath", "tune"]
     for _ in range(4):
         procs = [
             subprocess.Popen(

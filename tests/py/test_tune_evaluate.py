@@ -21,11 +21,11 @@ from pathlib import Path
 
 import pytest
 
+from hotpath.labs.tune import comparison, evaluate, workloads
+from hotpath.labs.tune import profile as profile_mod
+from hotpath.labs.tune.plan import make_plan
+from hotpath.labs.tune.ranktest import mann_whitney_u
 from hotpath.render import tune_evaluate
-from hotpath.tune import comparison, evaluate, workloads
-from hotpath.tune import profile as profile_mod
-from hotpath.tune.plan import make_plan
-from hotpath.tune.ranktest import mann_whitney_u
 from tune_tree import REPO, make_root, profile, setting, tree
 
 
@@ -313,8 +313,8 @@ def stored_args(tmp_path: Path, root: Path, *extra: str) -> list[str]:
 
 
 def test_two_evaluations_stored_and_compared(cli, tmp_path):
+    from hotpath.labs.tune import stored
     from hotpath.store import Store
-    from hotpath.tune import stored
 
     root = make_root(tmp_path)
     db = tmp_path / "h.sqlite"
@@ -413,7 +413,7 @@ def test_no_store_keeps_nothing(cli, tmp_path):
 
 def test_a_failed_store_still_prints_the_evaluation(cli, tmp_path, monkeypatch):
     from hotpath.errors import StoreError
-    from hotpath.tune import stored
+    from hotpath.labs.tune import stored
 
     def refuse(run, path):
         raise StoreError(f"database '{path}' cannot be written (disk full)")

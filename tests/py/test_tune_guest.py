@@ -2,11 +2,11 @@
 """hotpath tune on a real kernel: Debian's, booted in QEMU (hotpath.guest).
 
 The host's / is shared read-only at /host with the guest's own /proc, /sys
-and a tmpfs /tmp over it, so `chroot /host python -m hotpath.tune ...`
+and a tmpfs /tmp over it, so `chroot /host python -m hotpath tune ...`
 writes the GUEST's settings; the host's are never touched. The state folder
-is in the guest's /tmp. `python -m hotpath.tune` (not the `hotpath` script)
-because numpy, which the full CLI loads, stops with SIGILL on the emulated
-CPU; the tune subcommand is the same code.
+is in the guest's /tmp. `python -m hotpath tune` (not the `hotpath` script,
+which is not in the guest's PATH): the CLI loads tune's command alone, and
+no numpy, which stops with SIGILL on the emulated CPU.
 
 Two boots, about 60 s under software emulation together: the seed's profile
 applies, verifies and reverts cleanly (a guest without block devices); and
@@ -25,7 +25,7 @@ from hotpath.guest import KernelBundle, kernel_bundle, run_guest
 # Taken before the autouse fixture points XDG_CACHE_HOME at a fresh folder.
 # This interpreter (the venv's, whose path points at this checkout) seen
 # through the guest's /host.
-TUNE = f"chroot /host {sys.executable} -m hotpath.tune"
+TUNE = f"chroot /host {sys.executable} -m hotpath tune"
 # ktweak turns ASLR and SYN cookies off: apply refuses that unless told (the
 # guest's own settings, thrown away with it).
 ALLOW = "--allow-security-loss aslr,syncookies"

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from hotpath.tune import profile as profile_mod
+from hotpath.labs.tune import profile as profile_mod
 from tune_tree import apply_args, make_root, profile, setting, tree
 
 
@@ -318,7 +318,7 @@ def test_profile_file_name_with_a_newline_refused(cli, tmp_path):
 
 
 def test_output_neutralises_what_slips_past_loading(monkeypatch, tmp_path):
-    from hotpath.tune import export
+    from hotpath.labs.tune import export
 
     prof = profile_mod.load(str(profile(tmp_path, setting('"vm.swappiness"', "1"))))
     prof.summary = INJECTED  # as if a check had been missed

@@ -21,7 +21,6 @@ from hotpath.render.context import context_lines
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "calibrate",
-        help="clock source, TSC ticks per core cycle, and the N-adds self-check",
         description="Time chains of 50, 100 and 200 dependent adds in latency mode: a "
         "correct engine reports N cycles for N adds; then watch the core's width with the "
         "probe for a few seconds: does a neighbour on the other hardware thread take part "

@@ -16,15 +16,14 @@ not be written, after the run was printed.
 import argparse
 import json
 import sys
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from hotpath import kernelsrc
 from hotpath.db.access import check_db_path, db_path, storing
 from hotpath.db.location import location_type
 from hotpath.destination import check_folder, reason
 from hotpath.errors import HotpathError, StoreError, UsageError
-from hotpath.kernelsrc import contain, devtrees
 from hotpath.labs import Lab
 from hotpath.plots import plot_run
 from hotpath.render import markdown, text
@@ -32,6 +31,9 @@ from hotpath.results import RunResult
 from hotpath.runner import Runner, repo_root
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 from hotpath.store import Store
+
+if TYPE_CHECKING:
+    from hotpath.kernelsrc.variants import KernelSet
 
 
 def add_db_option(parser: argparse.ArgumentParser) -> None:
@@ -198,18 +200,28 @@ def add_trust_option(parser: argparse.ArgumentParser) -> None:
 
 def _kernel_config(value: str) -> str:
     """--kernel-config's value, checked (exit 2 naming it and what is allowed)."""
+    from hotpath.kernelsrc import devtrees  # only where a tree option is given
+
     try:
         return devtrees.check_config(value)
     except UsageError as err:
         raise argparse.ArgumentTypeError(str(err).removeprefix("--kernel-config ")) from err
 
 
-def real_kernels(args: argparse.Namespace, lab: Lab, runner: Runner) -> kernelsrc.KernelSet:
-    """The real kernels' variants a lab command times (none for a lab without)."""
-    if not kernelsrc.timed_files(lab.name):
-        return kernelsrc.KernelSet()
+def real_kernels(
+    args: argparse.Namespace, lab: Lab, runner: Runner, wanted: Sequence[str] | None = None
+) -> "KernelSet":
+    """The real kernels' variants a lab command times: none for a lab
+    without, or when --variants names none of them (every real kernel's
+    variant is linux-*: Debian's linux-6.1, a tree's linux-REV) and no
+    --kernel-tree is given, so no kernel source is even imported."""
+    from hotpath.kernelsrc import contain, layouts, variants
+
+    named = wanted is None or any(name.startswith("linux-") for name in wanted)
+    if not layouts.timed_files(lab.name) or not (named or args.kernel_tree):
+        return variants.KernelSet()
     contain.trust(args.trust_tree)
-    return kernelsrc.lab_kernels(
+    return variants.lab_kernels(
         lab.name,
         args.kernel_tree,
         args.debian_kernels,

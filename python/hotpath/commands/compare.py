@@ -27,7 +27,6 @@ from hotpath.verdicts import DEFAULT_THRESHOLD, add_threshold_option, check_thre
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "compare",
-        help="compare two stored runs (or two variants) figure by figure",
         description="RUN is an id from `hotpath history`, 'last' or 'last~N'; RUN:VARIANT "
         "takes one variant of that run (then both sides name one). With 3 or more replicas "
         "on each side (--repeat) the verdict comes from the spread of the replicas; with "

@@ -10,7 +10,7 @@ from hotpath.store import SCHEMA_VERSION, Store, upgrade_history
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    parser = subparsers.add_parser("db", help="upgrade or check the history's database")
+    parser = subparsers.add_parser("db")
     actions = parser.add_subparsers(dest="db_action", metavar="ACTION", required=True)
     upgrade = actions.add_parser(
         "upgrade",

@@ -40,7 +40,6 @@ def _key(facts: DispatchFacts, primitive: str, align: int) -> str:
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "dispatch",
-        help="measure which method of hp_csum()/hp_crc32c() wins at each length here",
         description="Times hp_csum()'s and hp_crc32c()'s methods at each length (latency and "
         "throughput) beside the dispatch row in use, and prints the row this machine's "
         "figures ask for with the gain over the one in use; then runs that row (HOTPATH_DISPATCH) "

@@ -20,7 +20,7 @@ MAX_LIMIT = 1_000_000_000
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    parser = subparsers.add_parser("history", help="list stored runs, newest first")
+    parser = subparsers.add_parser("history")
     add_db_option(parser)
     parser.add_argument(
         "--limit", type=int, default=20, help=f"at most N runs, 1..{MAX_LIMIT} (default 20)"

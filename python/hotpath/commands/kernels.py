@@ -32,7 +32,6 @@ from hotpath.kernelsrc.trees import parse_kernel_tree
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "kernels",
-        help="the real kernel trees the labs time (Debian's linux-source, your trees)",
         description="List the kernel trees prepared by their own Kbuild whose code the csum, "
         "crc32c and avc labs time (linux-6.1, linux-6.12, --kernel-tree) and what each lab "
         "gets from each; prepare Debian's trees (the set-up does), or prune those not current.",

@@ -7,8 +7,8 @@ first failing case) or the run failed, 2 bad input.
 
 import argparse
 
-from hotpath import kernelsrc, measure
-from hotpath.commands import seedtable
+from hotpath import measure
+from hotpath.commands import labs, seedtable
 from hotpath.commands.common import (
     add_kernel_options,
     add_output_options,
@@ -34,19 +34,19 @@ from hotpath.inputs import (
     path,
     unique_names,
 )
-from hotpath.labs import Lab, enrich
+from hotpath.kernelsrc import layouts
+from hotpath.labs import Lab
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]", lab: Lab) -> None:
     bounds = (
         " Beside the figures a model covers, a 'bound' column: the floor the model puts on "
         "them (the table's legend says which model and where it applies; n/a elsewhere)."
-        if lab.attach_bounds is not None
+        if labs.hooks(lab.name).attach_bounds is not None
         else ""
     )
     parser = subparsers.add_parser(
         lab.name,
-        help=f"measure the {lab.name} lab: {lab.title}",
         description=f"{lab.title}: check every variant against the reference, then time it."
         f"{bounds} Exit status 1 when a variant given with --with or named in --variants is "
         "WRONG (the lab's own known-wrong variants are shown, not counted), 2 on bad input.",
@@ -96,7 +96,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         help="more compiler flags for every --with file, e.g. '-mavx2 -Iinclude' (-I relative "
         "to the file's folder, and inside it)",
     )
-    if kernelsrc.timed_files(lab.name):
+    if layouts.timed_files(lab.name):
         add_kernel_options(parser)
     parser.add_argument("--unit", choices=UNITS, default="cycles", help="cycles or TSC ticks")
     parser.add_argument(
@@ -110,13 +110,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("--plot", type=path, default=None, metavar="DIR", help="write plots here")
     add_output_options(parser)
     seedtable.add_flags(parser, lab)
-    lab.add_arguments(parser)
+    labs.hooks(lab.name).add_arguments(parser)
     parser.set_defaults(handler=lambda args: run(args, lab))
 
 
 def run(args: argparse.Namespace, lab: Lab) -> int:
-    if lab.own_command is not None:
-        status: int | None = lab.hook(lab.own_command)(args)
+    own = labs.hooks(lab.name).own_command
+    if own is not None:
+        status = own(args)
         if status is not None:
             return status
     seed = seedtable.chosen(args, lab)
@@ -144,7 +145,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     present = measure.require_primitives(
         lab.name, lab.chosen(known.lab_members(lab.name), args.primitive)
     )
-    kernels = real_kernels(args, lab, runner)
+    kernels = real_kernels(args, lab, runner, wanted)
     if wanted:
         measure.check_variants(known, present, wanted, extra=kernels.names())
     if user_specs:  # brought variants go with the first primitive
@@ -168,7 +169,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
                 variants=subset,
                 cpu=cpu,
                 unit=args.unit,
-                extra=lab.runner_args(args),
+                extra=labs.hooks(lab.name).runner_args(args),
                 time_limit=time_limit,
                 brought=brought,
             )
@@ -181,7 +182,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
         repeat=args.repeat,
         width_history=measure.width_history(db_path(args), known),
     )
-    result = enrich(measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line))
+    result = labs.enrich(measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line))
     deliver(args, result, lambda: emit(args, result), plot=args.plot)
     # Exit 1 only for a WRONG variant the user brought (--with, a kernel
     # tree) or named (--variants), or a real kernel's: the lab's own

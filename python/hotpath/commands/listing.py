@@ -11,7 +11,7 @@ from hotpath.labs import LABS
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    parser = subparsers.add_parser("list", help="variants and their status on this CPU")
+    parser = subparsers.add_parser("list")
     parser.add_argument("lab", nargs="?", default=None, metavar="LAB")
     parser.add_argument("--json", action="store_true", help="print the runner's list as JSON")
     parser.set_defaults(handler=run)

@@ -29,7 +29,6 @@ from hotpath.store import RunRow, Store
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "machines",
-        help="list the machines the history has seen, with their keys and runs",
         description="Every machine key in the history, newest run first: its short name, "
         "the key's parts (vendor, family, model, stepping, microcode, CPU features, logical "
         "CPUs, kernel, VM or not), how many runs and the first and last run's start. A key, "

@@ -23,9 +23,7 @@ from hotpath.store import Store
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
-    parser = subparsers.add_parser(
-        "push", help="copy runs of this history into another (a shared PostgreSQL store)"
-    )
+    parser = subparsers.add_parser("push")
     parser.add_argument(
         "target",
         type=location_type,

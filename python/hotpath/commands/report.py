@@ -12,12 +12,13 @@ import argparse
 from collections.abc import Callable
 from pathlib import Path
 
+from hotpath.commands import labs
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.db.access import check_db_path
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError
 from hotpath.inputs import path
-from hotpath.report import check_folder, write_pages, write_results
+from hotpath.report import check_folder, write_results
 from hotpath.results import RunResult
 from hotpath.store import Store
 from hotpath.verdicts import add_threshold_option, check_threshold
@@ -26,7 +27,6 @@ from hotpath.verdicts import add_threshold_option, check_threshold
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "report",
-        help="write the report folder (HTML, Markdown, plots) of a stored run",
         description="RUN is an id from `hotpath history`, 'last' or 'last~N'. Writes "
         "report.html, report.md, results.json and plots/ into DIR (default "
         "./hotpath-report-run<ID>) and prints the folder last.",
@@ -79,7 +79,7 @@ def run(args: argparse.Namespace) -> int:
         check_folder(folder, "report folder", " (--out DIR)")
 
     def write(into: Path) -> None:
-        write_pages(stored, into, threshold=args.threshold)
+        labs.write_pages(stored, into, args.threshold)
         write_results(stored, into)
 
     write_folder(folder, write)

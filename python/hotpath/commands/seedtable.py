@@ -14,9 +14,10 @@ import json
 import sys
 
 from hotpath import measure
+from hotpath.commands import labs
 from hotpath.commands.common import db_path, deliver, real_kernels
 from hotpath.errors import RunnerError, UsageError
-from hotpath.labs import Lab, enrich
+from hotpath.labs import Lab
 from hotpath.render import seedtable as render
 from hotpath.seedtable_spec import SeedTable
 from hotpath.seedtables import evaluate
@@ -102,7 +103,7 @@ def run(
                 variants=present,
                 cpu=cpu,
                 unit=args.unit,
-                extra=lab.runner_args(args),
+                extra=labs.hooks(lab.name).runner_args(args),
                 brought=brought,
             )
         )
@@ -114,7 +115,7 @@ def run(
         repeat=args.repeat,
         width_history=measure.width_history(db_path(args), known),
     )
-    result = enrich(measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line))
+    result = labs.enrich(measure.new_run(lab.name, groups, args.noisy_threshold, args.command_line))
     tables = evaluate(seed, result, modes, getattr(args, "threshold", 0.0))
 
     def show() -> None:

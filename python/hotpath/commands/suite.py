@@ -22,7 +22,8 @@ import sys
 from pathlib import Path
 from typing import NoReturn
 
-from hotpath import calibration, kernelsrc, measure, summary
+from hotpath import calibration, measure
+from hotpath.commands import labs
 from hotpath.commands.calibrate import request as calibration_request
 from hotpath.commands.common import (
     add_db_option,
@@ -35,10 +36,11 @@ from hotpath.commands.lab import own_sizes
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat, path
-from hotpath.labs import ALL_LABS, enrich
+from hotpath.kernelsrc import variants
+from hotpath.labs import ALL_LABS
 from hotpath.render import summary as summary_text
 from hotpath.render import text
-from hotpath.report import check_folder, default_folder, write_pages, write_results
+from hotpath.report import check_folder, default_folder, write_results
 from hotpath.results import RunResult
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 from hotpath.store import Store
@@ -49,7 +51,6 @@ from hotpath.verdicts import add_threshold_option, check_threshold
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "run",
-        help="run every lab's default suite and write a report folder",
         description="Calibrate, run each lab's default suite, store the run and write "
         "report.md, report.html, results.json and plots. Prints the folder last.",
     )
@@ -80,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         if suite is None:  # no runner primitives: own_suite below, or none
             continue
         # Debian's kernels' own code beside the rest (a line says so when not at hand).
-        kernels = kernelsrc.lab_kernels(lab.name, [], True, repo_root(), runner.build)
+        kernels = variants.lab_kernels(lab.name, [], True, repo_root(), runner.build)
         for primitive in known.lab_members(lab.name):
             plan = lab.plan(primitive, own_sizes(known, primitive))
             requests.append(
@@ -97,7 +98,7 @@ def run(args: argparse.Namespace) -> int:
     groups = measure.run_requests(
         runner, requests, [], show_progress=True, repeat=repeat, width_history=history
     )
-    result = enrich(measure.new_run("run", groups, args.noisy_threshold, args.command_line))
+    result = labs.enrich(measure.new_run("run", groups, args.noisy_threshold, args.command_line))
     width = measure.timeline(
         runner,
         calibration.SUITE_TIMELINE_SECONDS,
@@ -108,11 +109,13 @@ def run(args: argparse.Namespace) -> int:
     cal = calibration.analyze(groups[0][0], result.figures, width)
     result.calibration = cal.to_json()
     # Labs that time with a program of their own (crossing) add their share.
-    own = [lab.hook(lab.own_suite)(result, args.quick) for lab in ALL_LABS if lab.own_suite]
+    own = [
+        share(result, args.quick) for lab in ALL_LABS if (share := labs.hooks(lab.name).own_suite)
+    ]
     stored = write_and_store(args, result, folder)
     for line in own:
         print(line)
-    print("\n".join(summary_text.render_lines(summary.summarize_run(result, args.threshold))))
+    print("\n".join(summary_text.render_lines(labs.summarize(result, args.threshold))))
     if result.run_id is not None:
         print(f"stored as run {result.run_id}")
     wrong = result.wrong_variants()
@@ -151,7 +154,7 @@ def write_and_store(
                 if store is not None:
                     store.close()
                     store = None
-        write_pages(result, staged.path, threshold=args.threshold)
+        labs.write_pages(result, staged.path, args.threshold)
         write_results(result, staged.path)
         staged.commit()
     except BaseException as err:

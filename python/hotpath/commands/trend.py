@@ -49,7 +49,6 @@ NAMED = 12
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "trend",
-        help="one figure's medians over the stored runs, and where they changed",
         description="The series of one figure's medians over the runs of one machine key, "
         "ordered by time or kernel release, with its change points (E-Divisive means and a "
         "t-test, apache-otava; each with its magnitude, 95%% interval, p-value and the first "

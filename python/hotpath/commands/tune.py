@@ -8,10 +8,10 @@
 
 --root DIR (default /) works on a copy of /proc/sys and /sys; --state-dir
 (or $HOTPATH_TUNE_STATE_DIR) says where the snapshot goes
-(hotpath.tune.apply.default_state_dir for the default). Settings a profile
+(hotpath.labs.tune.apply.default_state_dir for the default). Settings a profile
 marks as lowering security are refused by apply and evaluate unless
 --allow-security-loss names their loss, and come first in show, diff and
-export. A profile's text is printed through hotpath.tune.text.escaped().
+export. A profile's text is printed through hotpath.safetext.escaped().
 """
 
 import argparse
@@ -21,9 +21,9 @@ from pathlib import Path
 from hotpath.db.location import location_type
 from hotpath.destination import StagedFolder, check_folder, reason, write_file
 from hotpath.errors import HotpathError, UsageError
-from hotpath.tune import evaluate, export, profile
-from hotpath.tune.apply import State, Writer, revert
-from hotpath.tune.options import (
+from hotpath.labs.tune import evaluate, export, profile
+from hotpath.labs.tune.apply import State, Writer, revert
+from hotpath.labs.tune.options import (
     add_security_option,
     check_security,
     checked_plan,
@@ -33,15 +33,14 @@ from hotpath.tune.options import (
     print_skipped,
     state_for,
 )
-from hotpath.tune.plan import Plan, make_plan
-from hotpath.tune.text import escaped
-from hotpath.tune.verify import verify
+from hotpath.labs.tune.plan import Plan, make_plan
+from hotpath.labs.tune.verify import verify
+from hotpath.safetext import escaped
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
         "tune",
-        help="tuning profiles: apply with an undo, verify, revert, A/B evaluate, export",
         description="Kernel tuning profiles (profiles/*.toml): each setting with its reason. "
         "Apply takes a snapshot first and undoes itself on failure; evaluate gives an A/B "
         "verdict with statistics. --root DIR works on a copy of /proc/sys and /sys.",
@@ -121,7 +120,8 @@ def _root_option(parser: argparse.ArgumentParser) -> None:
 def _history_options(parser: argparse.ArgumentParser) -> None:
     """--db and --no-store, as the measuring commands have them; defined here
     because hotpath.commands.common loads numpy and matplotlib, which the
-    rest of tune runs without (python -m hotpath.tune)."""
+    rest of tune runs without (`hotpath tune list` in a guest whose CPU
+    numpy's wheels do not run on)."""
     parser.add_argument(
         "--db",
         type=location_type,

@@ -2,7 +2,7 @@
 """Where the history lives and how its schema is defined and migrated.
 
 location: a --db value (or $HOTPATH_DB) as a file path or a database URL;
-it imports nothing heavy, so `python -m hotpath.tune` starts without
+it imports nothing heavy, so the CLI and `hotpath tune` start without
 SQLAlchemy. access: whether that location can hold a run (checked before
 anything is measured) and engines to read or write it; hotpath.store keeps
 the runs. schema: the tables at the newest version, in SQLAlchemy Core,

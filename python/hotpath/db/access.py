@@ -21,6 +21,7 @@ from sqlalchemy.pool import NullPool
 
 from hotpath.db import migrate, schema
 from hotpath.db.location import (
+    LOCK_TIMEOUT_S,
     DbLocation,
     DbUrl,
     connect_args,
@@ -37,9 +38,6 @@ ALLOWED = (
     "--db wants a SQLite file hotpath created, or (to store a run) a new file in a writable folder"
 )
 ALLOWED_URL = "check the URL, that the server is up and that its role may connect (docs/history.md)"
-# How long to wait for another process's lock on the history before giving
-# up: SQLite's busy timeout, PostgreSQL's lock_timeout (location.connect_args).
-LOCK_TIMEOUT_S = 10.0
 
 
 def default_db_path() -> Path:

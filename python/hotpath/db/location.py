@@ -66,16 +66,17 @@ class DbUrl:
 DbLocation = Path | DbUrl
 # How long to wait for a PostgreSQL server to answer.
 CONNECT_TIMEOUT_S = 10
+# How long to wait for another process's lock on the history before giving
+# up: SQLite's busy timeout (db/access.py), PostgreSQL's lock_timeout here.
+LOCK_TIMEOUT_S = 10.0
 
 
 def connect_args(read_only: bool) -> dict[str, object]:
     """psycopg's connection arguments: a time limit on connecting and on
-    waiting for a lock (access.LOCK_TIMEOUT_S: a client holding a lock on a
-    shared store must not stop every reader for good); a read-only session
-    cannot write."""
-    from hotpath.db import access
-
-    options = f"-c lock_timeout={int(access.LOCK_TIMEOUT_S * 1000)}"
+    waiting for a lock (LOCK_TIMEOUT_S: a client holding a lock on a shared
+    store must not stop every reader for good); a read-only session cannot
+    write."""
+    options = f"-c lock_timeout={int(LOCK_TIMEOUT_S * 1000)}"
     if read_only:
         options += " -c default_transaction_read_only=on"
     return {

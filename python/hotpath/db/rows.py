@@ -9,7 +9,7 @@ gives its figures with the newer fields at their defaults. The store
 A row is anyone's text (a shared store takes runs from every machine that
 pushes): reading it back, a row that does not translate is a CorruptRunError
 naming the run and the column, which readers skip; its text comes back
-escaped for a terminal (hotpath.tune.text.escaped, as a profile's text)
+escaped for a terminal (hotpath.safetext.escaped, as a profile's text)
 and a command line without its passwords. run_problems() is the same
 reading as a check, for push, store and `db check`."""
 
@@ -27,7 +27,7 @@ from hotpath.errors import StoreError
 from hotpath.machine import Fingerprint
 from hotpath.protocol import parse_variant
 from hotpath.results import Bound, BoundModel, FigureResult, Graph, RunResult, VariantResult
-from hotpath.tune.text import escaped
+from hotpath.safetext import escaped
 
 # The runs table's JSON columns: the words a message names each by, and
 # the JSON type it holds.
@@ -55,9 +55,10 @@ class CorruptRunError(StoreError):
 
 
 def escaped_json(value: Any) -> Any:
-    """Every string in `value` (a JSON document) escaped for a terminal."""
+    """Every string in `value` (a JSON document) escaped for a terminal; a
+    value may have lines (a lab's section: the kernel's hash_stats), a key not."""
     if isinstance(value, str):
-        return escaped(value)
+        return escaped(value, lines=True)
     if isinstance(value, list):
         return [escaped_json(v) for v in value]
     if isinstance(value, dict):

@@ -184,3 +184,8 @@ COMPONENTS: tuple[Component, ...] = (CSUM, CRC32C_INTEL, AVC)
 
 def components_for(lab: str) -> tuple[Component, ...]:
     return tuple(c for c in COMPONENTS if c.lab == lab)
+
+
+def timed_files(lab: str) -> tuple[str, ...]:
+    """The tree files whose code the lab times (none: no kernel variants)."""
+    return tuple(dict.fromkeys(f for c in components_for(lab) for f in c.files))

@@ -32,14 +32,6 @@ from hotpath.kernelsrc.git import git
 from hotpath.kernelsrc.kbuilt import MAX_TREE_FILE, Reader, folder_reader
 
 
-def version_key(version: str) -> tuple[int, ...]:
-    """6.12.117 -> (6, 12, 117); an -rc sorts below its release."""
-    numbers = [int(n) for n in re.findall(r"\d+", version.split("-", 1)[0])][:3]
-    numbers += [0] * (3 - len(numbers))
-    rc = re.search(r"-rc(\d+)", version)
-    return (*numbers, int(rc.group(1)) if rc else 1_000)
-
-
 def makefile_version(text: str | None, where: str) -> str:
     """The kernel version a top-level Makefile declares."""
     fields = {}

@@ -1,23 +1,26 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The labs, declared as data: adding a lab is one module and one line.
+"""The labs, declared as data: adding a lab is one package and one line.
 
 A lab (csum, crc32c, ...) groups the runner primitives of one kernel hot
-path. Everything the Python side does for a lab is driven by its Lab
-object: the `hotpath <lab>` subcommand and its defaults, which primitives
-`hotpath list <lab>` shows, the suite `hotpath run` measures, the column
-labels of its tables and whether its plots show bytes per cycle.
+path. Each lab's spec (labs/<lab>/spec.py: plain data, no numpy, nothing
+above this layer) says what the CLI and the reports need: the `hotpath
+<lab>` subcommand and its defaults, the suite `hotpath run` measures, the
+column labels of its tables, its seed tables. What a lab does beyond the
+engine is its hooks (labs/<lab>/hooks.py, hotpath.labs.hooks.LabHooks),
+which the commands reach through commands/labs.py. Which primitives a lab
+has is the runner's listing to say (each C primitive names its lab).
 
-Adding a lab, C side to docs, step by step: docs/adding-a-lab.md. Here it
-is one module with `LAB = Lab(...)` and one line in ALL_LABS; which
-primitives the lab has is the runner's listing to say (each C primitive
-names its lab), never declared again here.
+Adding a lab, C side to docs, step by step: docs/adding-a-lab.md.
 """
 
-from hotpath.labs import avc, crc32c, crossing, csum, tune
+from hotpath.labs.avc.spec import LAB as AVC
+from hotpath.labs.crc32c.spec import LAB as CRC32C
+from hotpath.labs.crossing.spec import LAB as CROSSING
+from hotpath.labs.csum.spec import LAB as CSUM
 from hotpath.labs.lab import Lab, Part, Roles, Suite
-from hotpath.results import RunResult
+from hotpath.labs.tune.spec import LAB as TUNE
 
-ALL_LABS: tuple[Lab, ...] = (csum.LAB, crc32c.LAB, avc.LAB, crossing.LAB, tune.LAB)
+ALL_LABS: tuple[Lab, ...] = (CSUM, CRC32C, AVC, CROSSING, TUNE)
 
 LABS: dict[str, Lab] = {lab.name: lab for lab in ALL_LABS}
 
@@ -35,19 +38,9 @@ CALIBRATE = Lab(
     show_align=False,
 )
 
-__all__ = ["ALL_LABS", "LABS", "Lab", "Part", "Roles", "Suite", "enrich", "lab_for"]
+__all__ = ["ALL_LABS", "LABS", "Lab", "Part", "Roles", "Suite", "lab_for"]
 
 
 def lab_for(name: str) -> Lab | None:
     """The lab with this name, or None (the calibration pseudo-lab has none)."""
     return CALIBRATE if name == CALIBRATE.name else LABS.get(name)
-
-
-def enrich(run: RunResult) -> RunResult:
-    """`run` (hotpath.measure.new_run's) with what each of its labs adds to
-    its figures (csum: the chain bounds); returned for chaining."""
-    for name in run.labs:
-        lab = lab_for(name)
-        if lab is not None and lab.attach_bounds is not None:
-            lab.attach_bounds(run)
-    return run

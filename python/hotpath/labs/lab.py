@@ -1,21 +1,18 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """The shape every lab has (see hotpath.labs for how to add one)."""
 
-import argparse
-import importlib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from hotpath.errors import UsageError
 from hotpath.inputs import MODES, shown
-from hotpath.kernelsrc.trees import version_key
 from hotpath.seedtable_spec import SeedTable
+from hotpath.versions import version_key
 
 if TYPE_CHECKING:
     from hotpath.protocol import Variant
-    from hotpath.results import RunResult
 
 
 def _linux_version(variant: "Variant") -> tuple[int, ...]:
@@ -24,13 +21,8 @@ def _linux_version(variant: "Variant") -> tuple[int, ...]:
     return version_key(match.group(1)) if match else (0,)
 
 
-def _no_arguments(parser: argparse.ArgumentParser) -> None:
-    """Default for Lab.add_arguments: the lab has no options of its own."""
-
-
-def _no_runner_args(args: argparse.Namespace) -> list[str]:
-    """Default for Lab.runner_args: nothing extra for the runner."""
-    return []
+# `hotpath <lab> --rounds`'s default: samples per figure.
+DEFAULT_ROUNDS = 400
 
 
 @dataclass(frozen=True)
@@ -99,9 +91,11 @@ class Roles:
 
 @dataclass(frozen=True)
 class Lab:
-    """A lab as the Python side sees it. Which primitives belong to it is
-    the runner's to say (`hotpath-bench list`: each primitive names its
-    lab); this holds only what the CLI and the reports add."""
+    """A lab as the Python side sees it: plain data (labs/<lab>/spec.py).
+    Which primitives belong to it is the runner's to say (`hotpath-bench
+    list`: each primitive names its lab); this holds only what the CLI and
+    the reports add. What a lab does beyond the engine is its LabHooks
+    (labs/<lab>/hooks.py), reached from the commands (commands/labs.py)."""
 
     name: str
     title: str
@@ -113,7 +107,7 @@ class Lab:
     # primitives (crossing: own_suite; tune: never in `hotpath run`).
     suite: Suite | None = None
     default_modes: tuple[str, ...] = MODES
-    default_rounds: int = 400
+    default_rounds: int = DEFAULT_ROUNDS
     # Column words for an alignment; others print as "+N".
     align_names: Mapping[int, str] = field(default_factory=dict)
     # Sizes are bytes: plots also show bytes per cycle.
@@ -122,30 +116,13 @@ class Lab:
     size_unit: str = "B"
     # False where the lab has one alignment only: columns name the size alone.
     show_align: bool = True
-    add_arguments: Callable[[argparse.ArgumentParser], None] = _no_arguments
     # A seed's published tables to reproduce, each behind its own flag
     # (`hotpath crc32c --skb-table`); see hotpath.seedtable_spec.
     seed_tables: tuple[SeedTable, ...] = ()
-    runner_args: Callable[[argparse.Namespace], list[str]] = _no_runner_args
-    # Sets a model's bound beside the lab's figures once a run is made
-    # (FigureResult.bound, RunResult.bound_models; csum: the dependency-chain
-    # bound of hotpath.labs.csum.chainbound). None: the lab has no such model.
-    attach_bounds: "Callable[[RunResult], None] | None" = None
     # What `hotpath <lab>` and `hotpath run` time when no --primitive is
     # named, first = the --with target; None: every primitive of the lab.
     # The others stay reachable with --primitive, at their own sizes.
     default_primitives: tuple[str, ...] | None = None
-    # The lab's own measuring where it does not go through the engine alone,
-    # named "module:function" (Lab.hook): the function takes the parsed
-    # arguments and returns the exit status, or None when its options did
-    # not ask for it (avc: --stats, --seed-table, --recommend; crossing:
-    # always). Named, not imported: that code stores and prints through
-    # hotpath.commands, which imports these specs, so a spec never imports it.
-    own_command: str | None = None
-    # `hotpath run`'s share of a lab that times with a program of its own
-    # (crossing), named likewise: the function takes the run and --quick,
-    # adds its figures and section to the run, and returns the line to print.
-    own_suite: str | None = None
     # The kernel's versions of a primitive, oldest first, the newest being
     # the kernel's current code: the report's summary sets it against its
     # predecessors. A primitive not named here has one kernel variant at most.
@@ -154,26 +131,11 @@ class Lab:
     # the real kernel variant (hotpath.kernelsrc) that has that code: the
     # summary sets one beside the other (its fidelity).
     counterparts: Mapping[str, Mapping[str, str]] = field(default_factory=dict)
-    # A lab that times with a program of its own (crossing) says what a run
-    # of it found, from the run alone (its figures and its section), named
-    # "module:function" (Lab.hook) taking the run and returning a
-    # LabSummary; None: the engine labs' summary.
-    summarize: str | None = None
-    # Files of its own in a report folder (crossing.md), made from the run
-    # alone, so `hotpath report RUN` writes them too: "module:function"
-    # taking the run and the folder, returning the paths written.
-    write_files: str | None = None
     # False where figures are not a cost against size: no plot is drawn.
     plotted: bool = True
     # False where the lab has commands of its own (tune) instead of the
     # engine labs' `hotpath <lab>`.
     subcommand: bool = True
-
-    def hook(self, named: str) -> Callable[..., Any]:
-        """The function a hook names ("hotpath.labs.avc.command:run")."""
-        module, _, function = named.partition(":")
-        found: Callable[..., Any] = getattr(importlib.import_module(module), function)
-        return found
 
     def chosen(self, members: list[str], wanted: str | None) -> tuple[str, ...]:
         """The primitives to time: `wanted` (checked against `members`, the

@@ -24,7 +24,6 @@ from hotpath.findings import HEADLINE, RunSummary
 from hotpath.labs.csum import chainbound
 from hotpath.render.blocks import BOUND, FOOTNOTE_NOISY, FOOTNOTE_ORDER, Block, build_blocks
 from hotpath.results import Graph, RunResult, unit_name
-from hotpath.summary import summarize_run
 
 # The heat scale: a cell's time over its column's fastest, green at 1x to
 # red at HEAT_MAX and beyond, on a log scale (2x is half way).
@@ -230,12 +229,11 @@ def render_page(
     svgs: list[Path],
     calibration: Calibration | None,
     calib_text: list[str],
+    found: RunSummary,
     notes: list[str] | None = None,
-    found: RunSummary | None = None,
 ) -> str:
-    """The page; `notes` are said in the summary box beside the warnings;
-    `found` is the run's summary (hotpath.summary.summarize_run; made here
-    with the defaults when not given)."""
+    """The page; `found` is the run's summary (hotpath.summary.summarize_run);
+    `notes` are said in the summary box beside the warnings."""
     esc = html.escape
     warnings = [*run.machine.warnings(), *run.variant_warnings(), *(notes or [])]
     parts = [
@@ -246,7 +244,7 @@ def render_page(
         f"{esc(run.version)} &middot; <code>{esc(run.command_line)}</code>"
         + (f" &middot; run {run.run_id}" if run.run_id is not None else "")
         + "</p>",
-        render_summary(found if found is not None else summarize_run(run), warnings),
+        render_summary(found, warnings),
     ]
     if calibration is not None:
         parts.append(

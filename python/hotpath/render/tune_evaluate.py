@@ -1,13 +1,13 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """`hotpath tune evaluate`'s output: the table of comparisons and its JSON
 (hotpath.tune-evaluate/1), from a fresh evaluation or a stored one
-(hotpath.tune.stored.render_run). No numpy at import: the tuning lab's
+(hotpath.labs.tune.stored.render_run). No numpy at import: the tuning lab's
 commands other than evaluate run without it."""
 
 import argparse
 
-from hotpath.tune.comparison import NO_EVIDENCE, Verdict
-from hotpath.tune.workloads import Workload
+from hotpath.labs.tune.comparison import NO_EVIDENCE, Verdict
+from hotpath.labs.tune.workloads import Workload
 
 
 def _summary_text(values: list[float], unit: str) -> str:

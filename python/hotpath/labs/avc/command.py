@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The avc lab's own modes (Lab.own_command): --stats, --seed-table and
+"""The avc lab's own modes (LabHooks.own_command): --stats, --seed-table and
 --recommend instead of timing; the timed lookups' node counts checked
 before anything runs."""
 

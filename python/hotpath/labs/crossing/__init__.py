@@ -20,6 +20,9 @@ engine's 10-microsecond bursts. So the engine's options (--sizes, --modes,
 other (hotpath.labs.crossing.stored: figures in ns of wall clock), so
 `hotpath compare` gives a verdict per path. --json prints
 hotpath.crossing-report/1.
+
+spec.py: the lab as data; hooks.py: its command, its share of `hotpath
+run`, its summary and report files.
 """
 
 import argparse
@@ -30,9 +33,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath.errors import UsageError
-from hotpath.inputs import ascii_int, shown
-from hotpath.labs.lab import Lab
-from hotpath.stats import DEFAULT_NOISY_FRACTION
+from hotpath.inputs import DEFAULT_NOISY_FRACTION, ascii_int, shown
+from hotpath.labs.lab import DEFAULT_ROUNDS
 
 USER_PATHS = ("write", "pwrite", "writev", "io_uring")
 KERNEL_PATH = "kernel_write"
@@ -182,7 +184,7 @@ def refuse_engine_options(args: argparse.Namespace) -> None:
                 "--count, --iterations, --dir, --paths, --time-limit (vm), --json, --markdown, "
                 "--db, --no-store"
             )
-    if args.rounds != LAB.default_rounds:
+    if args.rounds != DEFAULT_ROUNDS:
         raise UsageError(f"--rounds '{args.rounds}': not an option of hotpath crossing; "
                          "allowed: --iterations I")  # fmt: skip
 
@@ -229,18 +231,3 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         help=f"comma list of {', '.join(PATH_WORDS)} (default all: the user paths, and "
         "kernel_write with --kernel)",
     )
-
-
-LAB = Lab(
-    name="crossing",
-    title="user write() vs kernel_write() from a module vs batched user I/O (seed 001)",
-    # No runner primitives: `hotpath run` runs the lab's own quick suite
-    # (own_suite) instead.
-    show_align=False,
-    add_arguments=add_arguments,
-    own_command="hotpath.labs.crossing.command:run",
-    own_suite="hotpath.labs.crossing.command:suite",
-    summarize="hotpath.labs.crossing.stored:lab_summary",
-    write_files="hotpath.labs.crossing.stored:write_files",
-    plotted=False,
-)

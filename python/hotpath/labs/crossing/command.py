@@ -1,6 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The crossing lab's command and its share of `hotpath run` (Lab.own_command,
-Lab.own_suite): the options checked, then the user-space program here, the
+"""The crossing lab's command and its share of `hotpath run` (LabHooks.own_command,
+LabHooks.own_suite): the options checked, then the user-space program here, the
 module on the running kernel (hotpath.labs.crossing.run) or in a guest
 kernel (hotpath.labs.crossing.vm); each run kept in the history."""
 
@@ -15,7 +15,7 @@ from hotpath.results import RunResult
 
 
 def run(args: argparse.Namespace) -> int:
-    """The whole command (Lab.own_command): this lab never goes through the engine's runner."""
+    """The whole command (LabHooks.own_command): this lab never goes through the engine's runner."""
     refuse_engine_options(args)
     work = check_workload(args)
     if storing(args):  # before anything runs: a bad --db changes nothing

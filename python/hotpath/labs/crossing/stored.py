@@ -177,7 +177,7 @@ def from_run(run: RunResult) -> report.CrossingReport | None:
 
 
 def lab_summary(run: RunResult) -> LabSummary:
-    """The lab's lines in a run's summary (Lab.summarize)."""
+    """The lab's lines in a run's summary (LabHooks.summarize)."""
     result = from_run(run)
     if result is None:  # a run of the lab stored without its section
         return LabSummary(LAB, "write() against kernel_write() (seed 001)")
@@ -185,7 +185,7 @@ def lab_summary(run: RunResult) -> LabSummary:
 
 
 def write_files(run: RunResult, folder: Path) -> list[Path]:
-    """crossing.md and crossing.json in a report folder (Lab.write_files)."""
+    """crossing.md and crossing.json in a report folder (LabHooks.write_files)."""
     result = from_run(run)
     if result is None:
         return []

@@ -30,7 +30,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import Path
 
-from hotpath.tune.text import escaped
+from hotpath.safetext import escaped
 
 SYSCTL = "sysctl"
 DEBUGFS = "debugfs"

@@ -1,12 +1,12 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What `hotpath tune evaluate` compares and decides: the configurations and
-each comparison's verdict. Shared by the evaluation (hotpath.tune.evaluate),
-its history (hotpath.tune.stored) and its text (hotpath.render.tune_evaluate),
+each comparison's verdict. Shared by the evaluation (hotpath.labs.tune.evaluate),
+its history (hotpath.labs.tune.stored) and its text (hotpath.render.tune_evaluate),
 none of which imports another for them."""
 
 from dataclasses import dataclass
 
-from hotpath.tune.workloads import Workload
+from hotpath.labs.tune.workloads import Workload
 
 NO_EVIDENCE = "no evidence"
 

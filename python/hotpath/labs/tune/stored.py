@@ -24,8 +24,8 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from hotpath.errors import HotpathError, StoreError
-from hotpath.tune.comparison import Config, Verdict
-from hotpath.tune.workloads import Workload
+from hotpath.labs.tune.comparison import Config, Verdict
+from hotpath.labs.tune.workloads import Workload
 
 if TYPE_CHECKING:
     from hotpath.db.location import DbLocation
@@ -187,7 +187,7 @@ def _verdict(doc: dict[str, Any], workloads: dict[str, Workload]) -> Verdict:
 
 
 def lab_summary(run: "RunResult") -> "LabSummary":
-    """The lab's lines in a run's summary (Lab.summarize): each comparison's verdict."""
+    """The lab's lines in a run's summary (LabHooks.summarize): each comparison's verdict."""
     from hotpath.findings import BAD, GOOD, NEUTRAL, Finding, LabSummary
 
     section: dict[str, Any] = run.sections.get(LAB, {})

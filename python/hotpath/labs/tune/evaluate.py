@@ -7,7 +7,7 @@ each setting ("leave-one-out"). Every round runs each configuration in turn
 (A B A B ... for two), each workload once per configuration, so drift of a
 shared machine falls on all of them alike. Per workload and comparison:
 the ratio of medians, its bootstrap 95% interval (hotpath.significance),
-the Mann-Whitney p-value (hotpath.tune.ranktest), and a verdict: better or
+the Mann-Whitney p-value (hotpath.labs.tune.ranktest), and a verdict: better or
 worse only when p is below alpha divided by the number of comparisons made
 (Bonferroni: the whole evaluation keeps a 5% chance of one false call),
 the interval excludes 1, and the ratio is beyond --threshold; the same
@@ -15,7 +15,7 @@ evidence with a ratio within the threshold is said as the change and its
 interval, "below the threshold" (hotpath.verdicts); otherwise "no
 evidence".
 
-The snapshot of A is written before the first change (hotpath.tune.apply),
+The snapshot of A is written before the first change (hotpath.labs.tune.apply),
 and A is restored at the end, on an error, on Ctrl-C and on SIGTERM (the
 CLI turns it into an exception), with those signals held off while
 restoring; after a kill -9, `hotpath tune revert` restores it.
@@ -31,11 +31,10 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from hotpath.errors import UsageError
-from hotpath.render.tune_evaluate import render, to_json
-from hotpath.tune import profile, stored
-from hotpath.tune.apply import State, Writer
-from hotpath.tune.comparison import NO_EVIDENCE, Config, Verdict
-from hotpath.tune.options import (
+from hotpath.labs.tune import profile, stored
+from hotpath.labs.tune.apply import State, Writer
+from hotpath.labs.tune.comparison import NO_EVIDENCE, Config, Verdict
+from hotpath.labs.tune.options import (
     check_security,
     checked_plan,
     checked_root,
@@ -45,9 +44,10 @@ from hotpath.tune.options import (
     print_skipped,
     state_for,
 )
-from hotpath.tune.plan import Item
-from hotpath.tune.ranktest import mann_whitney_u
-from hotpath.tune.workloads import Workload, select
+from hotpath.labs.tune.plan import Item
+from hotpath.labs.tune.ranktest import mann_whitney_u
+from hotpath.labs.tune.workloads import Workload, select
+from hotpath.render.tune_evaluate import render, to_json
 from hotpath.verdicts import (
     DEFAULT_THRESHOLD,
     add_threshold_option,

@@ -13,7 +13,7 @@ they all share one file that takes one feature per write, which [sysfs]
 
 Settings that lower security are listed first, in the header's comments,
 and again beside their line. Every piece of a profile's text is written
-through hotpath.tune.text.escaped(): loading already refuses control
+through hotpath.safetext.escaped(): loading already refuses control
 characters, and a newline that got past it must still not start a section
 of tuned.conf.
 """
@@ -21,10 +21,10 @@ of tuned.conf.
 import textwrap
 
 from hotpath.errors import UsageError
-from hotpath.tune.keys import BLOCK, SCHED_FEATURE, SYSCTL, KeySpec, nominal_knob
-from hotpath.tune.profile import Profile, Setting
-from hotpath.tune.text import escaped
-from hotpath.tune.values import ValueFormError, desired_value, write_form
+from hotpath.labs.tune.keys import BLOCK, SCHED_FEATURE, SYSCTL, KeySpec, nominal_knob
+from hotpath.labs.tune.profile import Profile, Setting
+from hotpath.labs.tune.values import ValueFormError, desired_value, write_form
+from hotpath.safetext import escaped
 
 
 def _value(spec: KeySpec, setting: Setting) -> str:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """verify: the kernel's present values against a profile's, both in normal form.
 
-The comparison is done on hotpath.tune.values' normal forms, so tabs
+The comparison is done on hotpath.labs.tune.values' normal forms, so tabs
 against spaces, a scheduler's brackets or a value written with a unit are
 not reported as differences (tuned's false verify failures); a knob this
 kernel does not have is reported as skipped, never as a failure.
@@ -9,7 +9,7 @@ kernel does not have is reported as skipped, never as a failure.
 
 from dataclasses import dataclass
 
-from hotpath.tune.plan import Plan
+from hotpath.labs.tune.plan import Plan
 
 
 @dataclass(frozen=True)

@@ -32,8 +32,13 @@ def unsafe(text: str) -> str | None:
     return None
 
 
-def escaped(text: str) -> str:
-    """`text` with each unsafe character written as a Python escape (\\n, \\x1b, \\u2028)."""
+def escaped(text: str, lines: bool = False) -> str:
+    """`text` with each unsafe character written as a Python escape (\\n,
+    \\x1b, \\u2028); with `lines`, a newline kept (multi-line text, such as
+    the kernel's hash_stats a lab keeps, which no escape sequence rides)."""
     return "".join(
-        char.encode("unicode_escape").decode("ascii") if _is_unsafe(char) else char for char in text
+        char.encode("unicode_escape").decode("ascii")
+        if _is_unsafe(char) and not (lines and char == "\n")
+        else char
+        for char in text
     )

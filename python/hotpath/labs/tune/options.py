@@ -9,10 +9,10 @@ from pathlib import Path
 from typing import TextIO
 
 from hotpath.errors import UsageError
-from hotpath.tune import profile
-from hotpath.tune.apply import RestoreReport, State, default_state_dir
-from hotpath.tune.plan import Plan, make_plan
-from hotpath.tune.text import escaped
+from hotpath.labs.tune import profile
+from hotpath.labs.tune.apply import RestoreReport, State, default_state_dir
+from hotpath.labs.tune.plan import Plan, make_plan
+from hotpath.safetext import escaped
 
 
 def checked_root(args: argparse.Namespace) -> Path:

@@ -19,7 +19,7 @@ off) says so in `lowers_security`: a short name for the loss and what is
 lost. apply and evaluate refuse to write it unless the user names that loss
 (--allow-security-loss NAME); show, diff and export list such settings
 first. Free text (summary, source, reason, the loss's reason, include
-names, the file's name) must hold no control characters (hotpath.tune.text):
+names, the file's name) must hold no control characters (hotpath.safetext):
 it ends up in terminals and in tuned.conf, where a newline starts a section.
 
 A profile is named by its file's stem. A name without '/' or '.toml' is
@@ -38,10 +38,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hotpath.errors import UsageError
+from hotpath.labs.tune.keys import KeyFormError, KeySpec, parse_key
+from hotpath.labs.tune.values import ProfileValue
+from hotpath.safetext import ALLOWED, escaped, unsafe
 from hotpath.tree import CHECKOUT
-from hotpath.tune.keys import KeyFormError, KeySpec, parse_key
-from hotpath.tune.text import ALLOWED, escaped, unsafe
-from hotpath.tune.values import ProfileValue
 
 BUILTIN_DIR = CHECKOUT / "profiles"
 PROFILE_FIELDS = {"summary", "source", "include"}

@@ -13,8 +13,8 @@ value against the current one's shape before anything is written.
 
 import re
 
-from hotpath.tune.keys import BLOCK, SCHED_FEATURE, Knob
-from hotpath.tune.text import ALLOWED, escaped, unsafe
+from hotpath.labs.tune.keys import BLOCK, SCHED_FEATURE, Knob
+from hotpath.safetext import ALLOWED, escaped, unsafe
 
 MAX_VALUE = 1024
 _INT = re.compile(r"-?\d+")

@@ -3,7 +3,7 @@
 
 Everything is read and validated here, before apply writes anything: each
 setting's first key this kernel has (the others are alternatives for older
-or newer kernels), the file's safety (hotpath.tune.keys), the value's form
+or newer kernels), the file's safety (hotpath.labs.tune.keys), the value's form
 against what the kernel prints now. Keys this kernel has none of, and
 read-only keys, are skipped with the reason; anything else wrong is an
 error, and one error means nothing is written.
@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from hotpath.destination import reason
-from hotpath.tune.keys import (
+from hotpath.labs.tune.keys import (
     AREAS,
     DEBUGFS,
     SCHED_FEATURE,
@@ -23,8 +23,8 @@ from hotpath.tune.keys import (
     read_text,
     resolve,
 )
-from hotpath.tune.profile import Profile, Setting
-from hotpath.tune.values import ValueFormError, check_shape, current_value, desired_value
+from hotpath.labs.tune.profile import Profile, Setting
+from hotpath.labs.tune.values import ValueFormError, check_shape, current_value, desired_value
 
 
 @dataclass(frozen=True)
@@ -33,7 +33,7 @@ class Item:
 
     setting: Setting
     knob: Knob
-    current: str  # normal form (hotpath.tune.values)
+    current: str  # normal form (hotpath.labs.tune.values)
     desired: str
 
     @property

@@ -56,10 +56,10 @@ from pathlib import Path
 
 from hotpath.destination import reason
 from hotpath.errors import HotpathError, UsageError
-from hotpath.tune.keys import Knob, UnsafeKeyError, inside, read_text, reopen_knob, write_text
-from hotpath.tune.plan import Item
-from hotpath.tune.text import escaped, unsafe
-from hotpath.tune.values import ValueFormError, check_stored, current_value, write_form
+from hotpath.labs.tune.keys import Knob, UnsafeKeyError, inside, read_text, reopen_knob, write_text
+from hotpath.labs.tune.plan import Item
+from hotpath.labs.tune.values import ValueFormError, check_stored, current_value, write_form
+from hotpath.safetext import escaped, unsafe
 
 STATE_ENV = "HOTPATH_TUNE_STATE_DIR"
 KILL_ENV = "HOTPATH_TUNE_TEST_KILL_AFTER"

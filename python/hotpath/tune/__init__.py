@@ -1,3 +1,0 @@
-# SPDX-License-Identifier: GPL-2.0-only
-"""The tuning lab: profiles of kernel settings with their reasons; a crash-safe
-apply/verify/revert under a root; an A/B evaluation; export to sysctl.d/tuned."""
