@@ -10,6 +10,7 @@
 #include <hotpath/dispatch.h>
 
 #include <stdio.h>
+#include <string.h>
 
 static void begin(struct hp_json *j, const char *command)
 {
@@ -126,23 +127,35 @@ int hp_list_command(void)
  * it (hp_dispatch_parse, the one parser of the row format), so that no
  * other program parses a row again: {"ok": true, "name", "steps", "text"
  * (the row as the library would write it)} or {"ok": false, "error"}.
+ * `row --file PATH`: the row file at PATH as the library reads
+ * HOTPATH_DISPATCH's (hp_dispatch_read_file(), the one reader of a row
+ * file), with "file": its text, or null when it is not read as a row file.
  * Exit 0 either way: a row that is refused is an answer, not a failure.
  */
 int hp_row_command(int argc, char **argv)
 {
 	struct hp_dispatch_row row;
-	char err[200], text[HP_ROW_FILE_MAX];
+	char err[200], text[HP_ROW_FILE_MAX], file[HP_ROW_FILE_MAX];
+	int from_file = argc == 4 && !strcmp(argv[2], "--file");
 	struct hp_json j;
 	int bad;
 
-	if (argc != 3)
-		hp_usage_error("row", argc < 3 ? "" : argv[3], "one argument: the row's text");
-	bad = hp_dispatch_parse(argv[2], &row, err, sizeof(err));
+	if (argc != 3 && !from_file)
+		hp_usage_error("row", argc < 3 ? "" : argv[3],
+			       "one argument: the row's text; or --file PATH");
+	if (from_file)
+		bad = hp_dispatch_read_file(argv[3], file, &row, err, sizeof(err));
+	else
+		bad = hp_dispatch_parse(argv[2], &row, err, sizeof(err));
 	begin(&j, "row");
 	hp_json_key(&j, "ok");
 	hp_json_bool(&j, !bad);
 	hp_json_key(&j, "error");
 	hp_json_str(&j, bad ? err : NULL);
+	if (from_file) {
+		hp_json_key(&j, "file");
+		hp_json_str(&j, bad == -1 ? NULL : file);
+	}
 	if (!bad) {
 		hp_json_key(&j, "name");
 		hp_json_str(&j, row.name);

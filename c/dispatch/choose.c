@@ -22,16 +22,12 @@ static pthread_once_t chosen = PTHREAD_ONCE_INIT;
 static int read_row_file(const char *path, struct hp_dispatch_row *row)
 {
 	char text[HP_ROW_FILE_MAX], err[200];
-	const char *why = hp__dispatch_read_text(path, text, sizeof(text), NULL);
 
-	if (!why && hp_dispatch_parse(text, row, err, sizeof(err)))
-		why = err;
-	if (why) {
+	if (hp_dispatch_read_file(path, text, row, err, sizeof(err))) {
 		fprintf(stderr, "hotpath: HOTPATH_DISPATCH '%s': %s; using the built-in row\n",
-			path, why);
+			path, err);
 		return -1;
 	}
-	snprintf(row->source, sizeof(row->source), "%s", path);
 	return 0;
 }
 

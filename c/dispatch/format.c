@@ -339,3 +339,19 @@ const char *hp__dispatch_read_text(const char *path, char *text, size_t size,
 		why = "holds a NUL byte, expected a row file";
 	return why;
 }
+
+int hp_dispatch_read_file(const char *path, char *text, struct hp_dispatch_row *row,
+			  char *err, size_t errlen)
+{
+	const char *why = hp__dispatch_read_text(path, text, HP_ROW_FILE_MAX, NULL);
+
+	if (why) {
+		text[0] = 0;
+		say(err, errlen, "%s", why);
+		return -1;
+	}
+	if (hp_dispatch_parse(text, row, err, errlen))
+		return -2;
+	snprintf(row->source, sizeof(row->source), "%s", path);
+	return 0;
+}

@@ -9,11 +9,12 @@ use. Per length (and, for the checksum, per address parity) the method
 with the lowest geometric mean over the modes of its time over the best
 wins; one that stays within STICKY of the winner keeps its place, so the
 row does not flap on noise. The methods, the variant that runs each, the
-step limits and the row format are the runner's (`hotpath-bench list`'s
-dispatch_facts, `hotpath-bench row TEXT`: protocol.DispatchFacts,
-ParsedRow), never copied here. The winners, run-length compressed, are the
-row; beside each length the row in use's figure and the gain the new row
-would bring. `--write FILE` saves the row for HOTPATH_DISPATCH.
+step limits, the row format and what a row file may be are the runner's
+(`hotpath-bench facts`' dispatch_facts, `hotpath-bench row TEXT` and
+`row --file PATH`: protocol.DispatchFacts, ParsedRow), never copied here.
+The winners, run-length compressed, are the row; beside each length the
+row in use's figure and the gain the new row would bring. `--write FILE`
+saves the row for HOTPATH_DISPATCH.
 
 That gain is a prediction: each method is timed called directly, while
 hp_csum() and hp_crc32c() reach it through the row (the first step inlined,
@@ -28,10 +29,7 @@ cycles slower than the inlined stream of the row in use.
 """
 
 import math
-import os
-import stat
 from dataclasses import dataclass, replace
-from pathlib import Path
 
 from hotpath.protocol import DispatchedPrimitive, DispatchFacts, Steps
 from hotpath.results import FigureResult, RunResult
@@ -271,29 +269,3 @@ def row_text(name: str, steps: Steps) -> str:
         return f"{key} = " + ", ".join(f"{m} {n}" for m, n in row)
 
     return "\n".join([f"name = {name}", *(line(k, row) for k, row in steps.items()), ""])
-
-
-def read_row_file(path: Path, row_file_max: int) -> str:
-    """A row file's text, taken as the library takes HOTPATH_DISPATCH's
-    (c/dispatch/dispatch.c): opened without blocking, and only a regular
-    file of fewer than row_file_max (HP_ROW_FILE_MAX) bytes, for a FIFO
-    would block and /dev/zero never end. OSError, or ValueError with the
-    reason."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    try:
-        mode = os.fstat(fd).st_mode
-        if stat.S_ISDIR(mode):
-            raise ValueError("is a directory")
-        if not stat.S_ISREG(mode):
-            raise ValueError("not a regular file")
-        data = os.read(fd, row_file_max)
-    finally:
-        os.close(fd)
-    if len(data) >= row_file_max:
-        raise ValueError(f"{row_file_max} bytes or more")
-    if b"\0" in data:
-        raise ValueError("holds a NUL byte")
-    try:
-        return data.decode()
-    except UnicodeDecodeError:
-        raise ValueError("not UTF-8 text") from None

@@ -233,13 +233,17 @@ class RunnerFacts:
 
 @dataclass(frozen=True)
 class ParsedRow:
-    """`hotpath-bench row TEXT`: the row as the library reads it."""
+    """`hotpath-bench row TEXT` (or `row --file PATH`): the row as the
+    library reads it."""
 
     ok: bool
     error: str | None  # why the library would refuse it
     name: str
     steps: Steps
     text: str  # as the library writes it back
+    # `--file`: the file's text as the library read it; None when it would
+    # not read it as a row file (a FIFO, a folder, too large, absent...)
+    file: str | None = None
 
 
 @dataclass(frozen=True)
@@ -537,15 +541,17 @@ def parse_dispatch_facts(obj: Any) -> DispatchFacts:
 
 
 def parse_row(doc: Any) -> ParsedRow:
-    """Read the object printed by `row TEXT`."""
+    """Read the object printed by `row TEXT` or `row --file PATH`."""
     doc = _check_schema(doc, "row")
     ok = _get(doc, "ok", bool, "row")
+    file = _opt(doc, "file", str, "row")
     if not ok:
-        return ParsedRow(False, str(doc.get("error") or "refused"), "", {}, "")
+        return ParsedRow(False, str(doc.get("error") or "refused"), "", {}, "", file)
     return ParsedRow(
         ok=True,
         error=None,
         name=_get(doc, "name", str, "row"),
         steps=parse_steps(_get(doc, "steps", dict, "row"), "row.steps"),
         text=_get(doc, "text", str, "row"),
+        file=file,
     )

@@ -125,6 +125,14 @@ const char *hp_dispatch_refused(int system);
 int hp_dispatch_parse(const char *text, struct hp_dispatch_row *row,
 		      char *err, size_t errlen);
 
+/* The row file at @path as the library reads HOTPATH_DISPATCH's (opened
+ * without blocking, only a regular file of fewer than HP_ROW_FILE_MAX
+ * bytes with no NUL): its text into @text (HP_ROW_FILE_MAX bytes) and its
+ * row into *row. 0; -1 with the reason in err when the file cannot be
+ * read as a row file (@text empty); -2 when its text does not parse. */
+int hp_dispatch_read_file(const char *path, char *text, struct hp_dispatch_row *row,
+			  char *err, size_t errlen);
+
 /* Row text (the format above) into buf; returns the length it needs. */
 size_t hp_dispatch_format(const struct hp_dispatch_row *row, char *buf,
 			  size_t len);

@@ -221,21 +221,19 @@ def _repair(
     ]
 
 
-def _read_try(runner: Runner, facts: DispatchFacts, path: Path) -> tuple[str, ParsedRow]:
-    """`--try FILE`'s text and row, refused (exit 2) before anything runs."""
-    try:
-        text = dispatch.read_row_file(path, facts.row_file_max)
-        row = _parse(runner, text)
-        if not row.ok:
-            # the runner refuses to run under it as it always has (exit 2,
-            # the library's reason, "not taken")
-            measure.listing(dataclasses.replace(runner, env=(("HOTPATH_DISPATCH", str(path)),)))
-            raise ValueError(row.error)
-    except (OSError, ValueError) as err:
-        reason = err.strerror if isinstance(err, OSError) else str(err)
-        raise UsageError(f"--try '{path}': {reason}; allowed: a row file "
-                         "(`hotpath dispatch --write FILE` makes one)") from err  # fmt: skip
-    return text, row
+def _read_try(runner: Runner, path: Path) -> tuple[str, ParsedRow]:
+    """`--try FILE`'s text and row, read as the library reads a row file
+    (`hotpath-bench row --file`: no FIFO, folder or device, nothing too
+    large), refused (exit 2) before anything runs."""
+    row = parse_row(invoke(runner, ["row", "--file", str(path)]))
+    if row.file is not None and not row.ok:
+        # the runner refuses to run under it as it always has (exit 2, the
+        # library's reason, "not taken")
+        measure.listing(dataclasses.replace(runner, env=(("HOTPATH_DISPATCH", str(path)),)))
+    if row.file is None or not row.ok:
+        raise UsageError(f"--try '{path}': {row.error}; allowed: a row file "
+                         "(`hotpath dispatch --write FILE` makes one)")  # fmt: skip
+    return row.file, row
 
 
 def _try_row(
@@ -543,7 +541,7 @@ def run(args: argparse.Namespace) -> int:
     if args.show:
         return _show(in_use)
     facts = runner_facts().dispatch  # the methods, their variants, the row's limits
-    tried = _read_try(runner, facts, args.try_row) if args.try_row is not None else None
+    tried = _read_try(runner, args.try_row) if args.try_row is not None else None
     where = measured_rows.places(in_use)
     if (args.save or args.system) and where is None:
         raise RunnerError("the runner does not say where this CPU's measured row is kept")
