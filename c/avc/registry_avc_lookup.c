@@ -33,7 +33,7 @@
 #include <hotpath/bench.h>
 #include <hotpath/rng.h>
 
-#include "../bench/engine.h"	/* the JSON writer */
+#include <hotpath/json.h>
 
 #include <stdint.h>
 #include <stdio.h>
