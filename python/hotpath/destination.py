@@ -7,15 +7,17 @@ ancestor is not a folder or is not writable. StagedFolder writes a folder
 in a hidden temporary place beside it (or, for a folder that exists, in
 it) and moves it into place at the end, so an interrupt or a full disk
 leaves no half-written folder behind. write_file() replaces one file the
-same way.
+same way. write_folder() fills a StagedFolder and moves it into place
+(a report folder, `compare --html`, `trend --html`).
 """
 
 import os
 import secrets
 import shutil
+from collections.abc import Callable
 from pathlib import Path
 
-from hotpath.errors import UsageError
+from hotpath.errors import HotpathError, UsageError
 
 # Kernel file systems: writable-looking to root, but no place for our files.
 PSEUDO_ROOTS = (Path("/proc"), Path("/sys"))
@@ -114,6 +116,25 @@ class StagedFolder:
 
     def discard(self) -> None:
         shutil.rmtree(self._stage, ignore_errors=True)
+
+
+def write_folder(folder: Path, write: Callable[[Path], None]) -> None:
+    """Stage `folder`, let `write` fill it, move it into place; nothing left on failure."""
+    try:
+        staged = StagedFolder(folder)
+    except OSError as err:
+        raise HotpathError(f"report folder '{folder}' could not be made ({reason(err)})") from err
+    try:
+        write(staged.path)
+        staged.commit()
+    except OSError as err:
+        staged.discard()
+        raise HotpathError(
+            f"report folder '{folder}' could not be written ({reason(err)})"
+        ) from err
+    except BaseException:
+        staged.discard()
+        raise
 
 
 def _partial_name(name: str) -> str:

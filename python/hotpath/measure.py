@@ -12,7 +12,7 @@ from pathlib import Path
 
 import numpy as np
 
-from hotpath import tempdirs
+from hotpath import calibration, tempdirs
 from hotpath.db.location import DbLocation
 from hotpath.errors import RunnerError, StoreError, UsageError
 from hotpath.inputs import UserVariantSpec, check_known
@@ -68,6 +68,19 @@ class Request:
         return args + self.extra
 
 
+def calibration_request(rounds: int, cpu: int | None = None) -> Request:
+    """The calibration's run (hotpath.calibration): `hotpath calibrate`'s, and
+    the first of `hotpath run`'s."""
+    return Request(
+        primitive=calibration.PRIMITIVE,
+        sizes=calibration.SIZES,
+        aligns=(0,),
+        modes=calibration.MODES,
+        rounds=rounds,
+        cpu=cpu,
+    )
+
+
 def now_utc() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
@@ -105,6 +118,12 @@ def check_variants(
         if prim is not None:
             names.extend(v.name for v in prim.variants)
     check_known(wanted, names, "variant")
+
+
+def own_sizes(known: Listing, primitive: str) -> tuple[int, ...]:
+    """The sizes the runner times a primitive at when none are named."""
+    prim = known.primitive(primitive)
+    return tuple(prim.default_sizes) if prim else ()
 
 
 def variants_for(

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hotpath.commands.machines import resolve_key
 from hotpath.errors import UsageError
+from hotpath.machine_keys import resolve_key
 from hotpath.store import Store
 from test_store import make_run
 

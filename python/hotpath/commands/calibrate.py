@@ -9,11 +9,13 @@ import json
 import sys
 
 from hotpath import calibration, measure
-from hotpath.commands.common import add_output_options, check_common, db_path, deliver
+from hotpath.commands.common import add_output_options, db_path
 from hotpath.compare import MIN_REPLICAS, detectable_change
+from hotpath.delivery import check_common, deliver
 from hotpath.errors import UsageError
 from hotpath.inputs import check_cpu, check_rounds
 from hotpath.render import markdown
+from hotpath.render.calibration import detectable_line
 from hotpath.render.calibration import render as render_calibration
 from hotpath.render.context import context_lines
 
@@ -38,29 +40,6 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.set_defaults(handler=run)
 
 
-def detectable_line(detectable: dict[int, float]) -> str:
-    """One line: the smallest change `compare` can call here, per chain length."""
-    if not detectable:
-        return "smallest change compare can call: n/a (no spread between the processes)"
-    said = ", ".join(f"{size} adds {change:.2%}" for size, change in sorted(detectable.items()))
-    return (
-        f"smallest change compare can call with --repeat {MIN_REPLICAS} (from the spread of "
-        f"this run's {MIN_REPLICAS} processes, latency): {said}; called about half the time "
-        "at that size, nearly always at twice it (docs/engine.md has the measured table)"
-    )
-
-
-def request(rounds: int, cpu: int | None = None) -> measure.Request:
-    return measure.Request(
-        primitive=calibration.PRIMITIVE,
-        sizes=calibration.SIZES,
-        aligns=(0,),
-        modes=calibration.MODES,
-        rounds=rounds,
-        cpu=cpu,
-    )
-
-
 def run(args: argparse.Namespace) -> int:
     rounds = check_rounds(args.rounds)
     cpu = check_cpu(args.cpu)
@@ -72,7 +51,7 @@ def run(args: argparse.Namespace) -> int:
     # Three processes: their spread says how small a change compare can call here.
     groups = measure.run_requests(
         runner,
-        [request(rounds, cpu)],
+        [measure.calibration_request(rounds, cpu)],
         [],
         sys.stderr.isatty(),
         repeat=MIN_REPLICAS,

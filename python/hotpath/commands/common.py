@@ -5,32 +5,27 @@
 --noisy-threshold (when a figure is marked "~"), and the order in which a
 finished run goes to its destinations.
 
-Every destination is checked before measuring (check_common, check_plot,
-report.check_folder). After measuring, one order (deliver): the files
-(plots) first, then the history row, then the printout. So no row is kept
-for a run whose plots failed; a failed store still prints the run; and
-either failure ends the command with status 1 and a line saying what could
-not be written, after the run was printed.
+Every destination is checked before measuring (hotpath.delivery.check_common,
+check_plot, report.check_folder); after measuring, hotpath.delivery.deliver
+sends the run to them in one order.
 """
 
 import argparse
 import json
 import sys
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from hotpath.db.access import check_db_path, db_path, storing
+from hotpath.db.access import db_path
 from hotpath.db.location import location_type
-from hotpath.destination import check_folder, reason
-from hotpath.errors import HotpathError, StoreError, UsageError
+from hotpath.destination import check_folder
+from hotpath.errors import UsageError
 from hotpath.labs import Lab
-from hotpath.plots import plot_run
 from hotpath.render import markdown, text
 from hotpath.results import RunResult
 from hotpath.runner import Runner, repo_root
 from hotpath.stats import DEFAULT_NOISY_FRACTION
-from hotpath.store import Store
 
 if TYPE_CHECKING:
     from hotpath.kernelsrc.variants import KernelSet
@@ -74,61 +69,11 @@ def add_repeat_option(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def check_common(args: argparse.Namespace) -> None:
-    """Validate the shared options before anything runs."""
-    threshold = getattr(args, "noisy_threshold", DEFAULT_NOISY_FRACTION)
-    if not 0.0 < threshold < 1.0:
-        raise UsageError(f"--noisy-threshold '{threshold}': allowed: a fraction in (0, 1)")
-    if not getattr(args, "no_store", False):
-        check_db_path(db_path(args))
-
-
 def check_plot(args: argparse.Namespace) -> None:
     """--plot DIR: a folder that can be made or written into (before measuring)."""
     plot: Path | None = getattr(args, "plot", None)
     if plot is not None:
         check_folder(plot, "--plot")
-
-
-def store_run(args: argparse.Namespace, run: RunResult) -> None:
-    """Save the run now (run.run_id set); StoreError, run.run_id None, if it cannot be."""
-    if not storing(args):
-        return
-    store = Store.open(db_path(args))
-    try:
-        store.save(run)
-    finally:
-        store.close()
-
-
-def deliver(
-    args: argparse.Namespace,
-    run: RunResult,
-    show: Callable[[], None],
-    plot: Path | None = None,
-) -> None:
-    """A measured run to its destinations: plots, history row, printout (show).
-
-    The run is always printed. Plots that cannot be written leave no row;
-    a row that cannot be written leaves the plots. Either way, once the run
-    is printed, a HotpathError (status 1) says what was not written.
-    """
-    problem = None
-    if plot is not None:
-        try:
-            plot_run(run, plot)
-        except OSError as err:
-            problem = f"plots could not be written to '{plot}' ({reason(err)})"
-            if storing(args):
-                problem += "; the run was not stored"
-    if problem is None:
-        try:
-            store_run(args, run)
-        except StoreError as err:
-            problem = f"the run was not stored: {err}"
-    show()
-    if problem is not None:
-        raise HotpathError(f"{problem}; the results are printed above")
 
 
 def emit(args: argparse.Namespace, run: RunResult, plain: str | None = None) -> None:

@@ -12,7 +12,6 @@ import sys
 
 from hotpath import compare, destination
 from hotpath.commands.common import add_db_option, db_path
-from hotpath.commands.report import write_folder
 from hotpath.db.access import check_db_path
 from hotpath.errors import UsageError
 from hotpath.inputs import path
@@ -109,6 +108,8 @@ def run(args: argparse.Namespace) -> int:
         sys.stdout.write(compare_text.render(result))
     if args.html is not None:
         page = compare_html.render_page(result, run_a, run_b)
-        write_folder(args.html, lambda into: destination.write_file(into / "compare.html", page))
+        destination.write_folder(
+            args.html, lambda into: destination.write_file(into / "compare.html", page)
+        )
         print(args.html / "compare.html", file=sys.stderr if args.json else sys.stdout)
     return 0

@@ -2,7 +2,7 @@
 """`hotpath history`: the stored runs of every lab, newest first, each with
 its labs and its machine (`--machine KEY`: one machine's only). Reads
 only: the database is opened read-only, never created, initialised or
-upgraded. Machine keys are today's rule's (hotpath.commands.machines):
+upgraded. Machine keys are today's rule's (hotpath.machine_keys):
 a run stored under the first rule is keyed again from its fingerprint."""
 
 import argparse
@@ -10,9 +10,9 @@ import json
 import sys
 
 from hotpath.commands.common import add_db_option, db_path
-from hotpath.commands.machines import keyed_rows, resolve_key
 from hotpath.db.access import check_db_path
 from hotpath.errors import UsageError
+from hotpath.machine_keys import keyed_rows, resolve_key
 from hotpath.store import Store
 
 # Far beyond any history, and well inside SQLite's 64-bit LIMIT.

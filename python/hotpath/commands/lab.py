@@ -13,13 +13,12 @@ from hotpath.commands.common import (
     add_kernel_options,
     add_output_options,
     add_repeat_option,
-    check_common,
     check_plot,
     db_path,
-    deliver,
     emit,
     real_kernels,
 )
+from hotpath.delivery import check_common, deliver
 from hotpath.inputs import (
     UNITS,
     check_cpu,
@@ -162,7 +161,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
         requests.append(
             measure.Request(
                 primitive=primitive,
-                sizes=sizes or lab.sizes_for(primitive, own_sizes(known, primitive)),
+                sizes=sizes or lab.sizes_for(primitive, measure.own_sizes(known, primitive)),
                 aligns=aligns,
                 modes=modes,
                 rounds=rounds,
@@ -201,12 +200,6 @@ def _reference(known: measure.Listing, primitive: str) -> tuple[str, ...]:
     """The primitive's first variant (its reference), to time beside --with ones."""
     prim = known.primitive(primitive)
     return (prim.variants[0].name,) if prim and prim.variants else ()
-
-
-def own_sizes(known: measure.Listing, primitive: str) -> tuple[int, ...]:
-    """The sizes the runner times a primitive at when none are named."""
-    prim = known.primitive(primitive)
-    return tuple(prim.default_sizes) if prim else ()
 
 
 def _tty() -> bool:

@@ -4,19 +4,17 @@
 The same pages `hotpath run` writes (hotpath.report.write_pages), made from
 the run as the history keeps it: summary first, heat tables, plots,
 report.md and results.json. The history is only read. The folder is
-written whole or not at all (destination.StagedFolder); its path is the
+written whole or not at all (destination.write_folder); its path is the
 last line printed.
 """
 
 import argparse
-from collections.abc import Callable
 from pathlib import Path
 
 from hotpath.commands import labs
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.db.access import check_db_path
-from hotpath.destination import StagedFolder, reason
-from hotpath.errors import HotpathError
+from hotpath.destination import write_folder
 from hotpath.inputs import path
 from hotpath.report import check_folder, write_results
 from hotpath.results import RunResult
@@ -47,25 +45,6 @@ def load_run(args: argparse.Namespace, ref: str) -> RunResult:
         return store.load(store.resolve(ref))
     finally:
         store.close()
-
-
-def write_folder(folder: Path, write: Callable[[Path], None]) -> None:
-    """Stage `folder`, let `write` fill it, move it into place; nothing left on failure."""
-    try:
-        staged = StagedFolder(folder)
-    except OSError as err:
-        raise HotpathError(f"report folder '{folder}' could not be made ({reason(err)})") from err
-    try:
-        write(staged.path)
-        staged.commit()
-    except OSError as err:
-        staged.discard()
-        raise HotpathError(
-            f"report folder '{folder}' could not be written ({reason(err)})"
-        ) from err
-    except BaseException:
-        staged.discard()
-        raise
 
 
 def run(args: argparse.Namespace) -> int:

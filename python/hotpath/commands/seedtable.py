@@ -15,7 +15,8 @@ import sys
 
 from hotpath import measure
 from hotpath.commands import labs
-from hotpath.commands.common import db_path, deliver, real_kernels
+from hotpath.commands.common import db_path, real_kernels
+from hotpath.delivery import deliver
 from hotpath.errors import RunnerError, UsageError
 from hotpath.labs import Lab
 from hotpath.render import seedtable as render

@@ -24,15 +24,13 @@ from typing import NoReturn
 
 from hotpath import calibration, measure
 from hotpath.commands import labs
-from hotpath.commands.calibrate import request as calibration_request
 from hotpath.commands.common import (
     add_db_option,
     add_repeat_option,
-    check_common,
     db_path,
-    storing,
 )
-from hotpath.commands.lab import own_sizes
+from hotpath.db.access import storing
+from hotpath.delivery import check_common
 from hotpath.destination import StagedFolder, reason
 from hotpath.errors import HotpathError, StoreError
 from hotpath.inputs import check_repeat, path
@@ -75,7 +73,7 @@ def run(args: argparse.Namespace) -> int:
     runner = measure.get_runner()
     known = measure.listing(runner)
     rounds = calibration.QUICK_ROUNDS if args.quick else calibration.SUITE_ROUNDS
-    requests = [calibration_request(rounds)]
+    requests = [measure.calibration_request(rounds)]
     for lab in ALL_LABS:
         suite = lab.suite
         if suite is None:  # no runner primitives: own_suite below, or none
@@ -83,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
         # Debian's kernels' own code beside the rest (a line says so when not at hand).
         kernels = variants.lab_kernels(lab.name, [], True, repo_root(), runner.build)
         for primitive in known.lab_members(lab.name):
-            plan = lab.plan(primitive, own_sizes(known, primitive))
+            plan = lab.plan(primitive, measure.own_sizes(known, primitive))
             requests.append(
                 measure.Request(
                     primitive=primitive,

@@ -4,7 +4,7 @@ points and outlying runs (hotpath.trend), as a table, JSON or an HTML page.
 
 `--all` lists every figure of the machine key with a change point, the
 largest first. The history is only read (opened read-only); --html DIR is
-written whole or not at all (commands.report.write_folder).
+written whole or not at all (destination.write_folder).
 """
 
 import argparse
@@ -18,9 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from hotpath.commands.common import add_db_option, db_path
-from hotpath.commands.report import write_folder
 from hotpath.db.access import check_db_path
-from hotpath.destination import check_folder
+from hotpath.destination import check_folder, write_folder
 from hotpath.errors import UsageError
 from hotpath.inputs import path
 from hotpath.results import unit_name

@@ -5,6 +5,7 @@ checks of the engine against known chains, the width probe's timeline."""
 import numpy as np
 
 from hotpath.calibration import IMUL_CYCLES, TOLERANCE, Calibration, contended_intervals
+from hotpath.compare import MIN_REPLICAS
 from hotpath.machine import MAX_CORE_HZ
 from hotpath.protocol import Timeline
 from hotpath.results import unit_name
@@ -107,3 +108,15 @@ def render_timeline(t: Timeline) -> list[str]:
         neighbour_verdict(t),
     ]
     return lines
+
+
+def detectable_line(detectable: dict[int, float]) -> str:
+    """One line: the smallest change `compare` can call here, per chain length."""
+    if not detectable:
+        return "smallest change compare can call: n/a (no spread between the processes)"
+    said = ", ".join(f"{size} adds {change:.2%}" for size, change in sorted(detectable.items()))
+    return (
+        f"smallest change compare can call with --repeat {MIN_REPLICAS} (from the spread of "
+        f"this run's {MIN_REPLICAS} processes, latency): {said}; called about half the time "
+        "at that size, nearly always at twice it (docs/engine.md has the measured table)"
+    )

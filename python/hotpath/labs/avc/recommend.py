@@ -26,6 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from hotpath import measure
+from hotpath.db.access import db_path
+from hotpath.delivery import check_common, deliver
 from hotpath.errors import HotpathError, UsageError
 from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
@@ -163,9 +165,6 @@ def render(rec: Recommendation) -> str:
 def run(args: argparse.Namespace) -> int:
     """--recommend (alternate() has checked --checks): the choice and its
     table, kept in the history."""
-    # Late: hotpath.commands.common imports hotpath.labs, which imports this lab.
-    from hotpath.commands.common import check_common, db_path, deliver
-
     check_rounds(args.rounds)
     check_repeat(getattr(args, "repeat", 1))
     check_common(args)  # the history can be written, before anything runs

@@ -36,6 +36,8 @@ from typing import Any
 import numpy as np
 
 from hotpath import measure
+from hotpath.db.access import db_path
+from hotpath.delivery import check_common, deliver
 from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
 from hotpath.labs.avc import stored as avc_stored
@@ -342,9 +344,6 @@ def to_json(tables: Tables, run_id: int | None) -> dict[str, Any]:
 
 def run(args: argparse.Namespace) -> int:
     """--seed-table (alternate() has checked --checks): the tables, kept in the history."""
-    # Late: hotpath.commands.common imports hotpath.labs, which imports this lab.
-    from hotpath.commands.common import check_common, db_path, deliver
-
     check_rounds(args.rounds)
     check_repeat(getattr(args, "repeat", 1))
     check_common(args)  # the history can be written, before anything runs

@@ -20,6 +20,8 @@ import sys
 from typing import Any
 
 from hotpath import measure
+from hotpath.db.access import db_path
+from hotpath.delivery import check_common, deliver
 from hotpath.errors import RunnerError, UsageError
 from hotpath.inputs import parse_names, parse_sizes
 from hotpath.labs.avc import PRIMITIVE
@@ -110,9 +112,6 @@ def to_run(args: argparse.Namespace, slots: int, doc: dict[str, Any]) -> RunResu
 
 def run(args: argparse.Namespace, slots: int) -> int:
     """--stats (alternate() has checked --checks): the table, kept in the history."""
-    # Late: hotpath.commands.common imports hotpath.labs, which imports this lab.
-    from hotpath.commands.common import check_common, db_path, deliver
-
     check_runs(args.runs)
     check_common(args)  # the history can be written, before anything runs
     doc = analyses(args, slots)

@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath import tempdirs
-from hotpath.commands.common import db_path, deliver
+from hotpath.db.access import db_path
+from hotpath.delivery import deliver
 from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.labs.crossing import DEFAULT_PARENT, USER_PATHS, Workload, report, stored
 from hotpath.labs.crossing.results import ModuleRun, UserRun, parse_module_results, parse_user_run
