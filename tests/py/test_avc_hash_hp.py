@@ -9,6 +9,7 @@ import pytest
 
 from hotpath.labs.avc import seed_table
 from hotpath.labs.avc import targets as avc_targets
+from hotpath.render import avc_seed_table
 
 MASK32 = 0xFFFFFFFF
 # the low halves of wyhash's first three secrets (c/include/hotpath/avc_hash.h)
@@ -157,5 +158,5 @@ def test_the_seed_table_ends_with_the_three_target_lines():
     model, timed = fabricated(100.0)
     out = seed_table.targets(model, timed)
     assert out[-3:] == lines(model, timed)
-    text = seed_table.render(model, timed)
+    text = avc_seed_table.render(seed_table.tables_of(model, timed))
     assert text.splitlines()[-3:] == out[-3:]  # the last lines of the table

@@ -15,6 +15,8 @@ from hotpath.labs.avc import seed_table as avc_seed_table
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.machine import Fingerprint
 from hotpath.protocol import Variant
+from hotpath.render import avc_recommend as recommend_text
+from hotpath.render import avc_seed_table as seed_table_text
 from hotpath.results import FigureKey, FigureResult, RunResult, VariantResult
 from hotpath.store import Store
 from hotpath.verdicts import (
@@ -122,9 +124,9 @@ class TestSeedTable:
 
         # the stored run prints the text the command printed
         tables = avc_seed_table.from_run(run)
-        rebuilt = avc_seed_table.render(tables.model, tables.timed)
+        rebuilt = seed_table_text.render(tables)
         assert rebuilt + f"stored as run 1 in {db}\n" == first.out
-        assert avc_seed_table.to_json(avc_seed_table.from_run(load(db, 2)), 2) == doc
+        assert seed_table_text.to_json(avc_seed_table.from_run(load(db, 2)), 2) == doc
 
         check_compare(cli, db, run, load(db, 2))
 
@@ -182,8 +184,8 @@ class TestRecommend:
         assert all("memory_bytes" in row["result"] for row in section["analyses"])
 
         rec = avc_recommend.from_run(run)
-        assert avc_recommend.render(rec) + f"stored as run 1 in {db}\n" == first.out
-        assert avc_recommend.to_json(avc_recommend.from_run(load(db, 2)), 2) == doc
+        assert recommend_text.render(rec) + f"stored as run 1 in {db}\n" == first.out
+        assert recommend_text.to_json(avc_recommend.from_run(load(db, 2)), 2) == doc
 
         check_compare(cli, db, run, load(db, 2))
 

@@ -1,19 +1,14 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The crossing lab's answer (hotpath.labs.crossing.report) as text, as
-Markdown for a commit message and crossing.md, and as JSON
-(hotpath.crossing-report/1, every sample included)."""
+"""The crossing lab's answer (hotpath.labs.crossing.report.CrossingReport,
+its verdict and the seed's line included) as text, as Markdown for a commit
+message and crossing.md, and as JSON (hotpath.crossing-report/1, every
+sample included). Takes the report and returns text: nothing here calls
+into the lab."""
 
 import json
 from typing import Any
 
-from hotpath.labs.crossing.report import (
-    BASELINE,
-    EMULATED,
-    UNIT,
-    CrossingReport,
-    seed_line,
-    verdict,
-)
+from hotpath.labs.crossing.report import BASELINE, EMULATED, UNIT, CrossingReport
 from hotpath.stats import Summary
 
 
@@ -109,8 +104,7 @@ def render_text(report: CrossingReport) -> str:
     out = [*_context_lines(report), ""]
     for row in [head, *rows]:
         out.append("  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
-    out += ["", *_syscall_lines(report), verdict(report.paths, report.emulated)]
-    out += seed_line(report.paths, report.emulated)
+    out += ["", *_syscall_lines(report), report.answer, *report.seed]
     out += [*report.notes, *_vulnerability_lines(report)]
     return "\n".join(out) + "\n"
 
@@ -121,8 +115,7 @@ def render_markdown(report: CrossingReport) -> str:
     out.append("| " + " | ".join(head) + " |")
     out.append("|" + "---|" * len(head))
     out += ["| " + " | ".join(row) + " |" for row in rows]
-    out += ["", *_syscall_lines(report), "", verdict(report.paths, report.emulated)]
-    out += seed_line(report.paths, report.emulated)
+    out += ["", *_syscall_lines(report), "", report.answer, *report.seed]
     out += [f"\n{note}" for note in report.notes]
     out += ["", *(f"    {line}" for line in _vulnerability_lines(report))]
     return "\n".join(out) + "\n"
@@ -182,8 +175,8 @@ def to_json(report: CrossingReport) -> str:
             "ticks_per_cycle": list(sc.ticks_per_cycle),
             "cycles_per_call": sc.cycles,
         },
-        "verdict": verdict(report.paths, report.emulated),
-        "seed": seed_line(report.paths, report.emulated),
+        "verdict": report.answer,
+        "seed": report.seed,
         "vulnerabilities": report.vulnerabilities,
         "notes": report.notes,
         "guest": report.guest,

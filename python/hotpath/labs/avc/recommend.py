@@ -16,7 +16,8 @@ count in its mode ("latency, 4096 slots", "hit rate, 4096 slots";
 hotpath.labs.avc.stored), so `hotpath compare` works on two of them. The
 run's "avc-recommend" section holds the workload and the model's rows (the
 memory of each configuration, ...); from_run() gives back the options the
-choice is made from, and render() prints the same text from the stored run.
+choice is made from, and hotpath.render.avc_recommend prints the same text
+(and --json, hotpath.avc-recommend/1) from the stored run.
 """
 
 import argparse
@@ -33,6 +34,7 @@ from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.labs.avc.seed_table import time_lookups
+from hotpath.render import avc_recommend as shown
 from hotpath.results import RunResult
 
 KCONFIG_SLOTS = tuple(1 << bits for bits in range(9, 15))
@@ -91,17 +93,24 @@ def settings(args: argparse.Namespace, nodes: int) -> dict[str, Any]:
 
 @dataclass
 class Recommendation:
-    """What --recommend shows: the options timed, why the others are not."""
+    """What --recommend shows: the options timed, why the others are not,
+    the choice among them (None: none timed) and the rule it was made by."""
 
     settings: dict[str, Any]
     options: list[Option]
     untimed: list[str]
+    choice: Option | None = None
+    slots: tuple[int, ...] = KCONFIG_SLOTS
+    rule: str = RULE
+    tolerance: float = TOLERANCE
+    schema: str = SCHEMA
 
 
 def from_run(run: RunResult) -> Recommendation:
     """The options back from a run (fresh or stored) of --recommend."""
     settings, model = avc_stored.slot_model(run, COMMAND, SCHEMA)
-    found = Recommendation(settings, [], [])
+    slots_timed = tuple(settings.get("slots", KCONFIG_SLOTS))
+    found = Recommendation(settings, [], [], slots=slots_timed)
     for fig in run.figures:
         _, slots = avc_stored.slots_of(fig.mode)
         if fig.primitive != avc_stats.PRIMITIVE or slots is None:
@@ -112,54 +121,8 @@ def from_run(run: RunResult) -> Recommendation:
             found.options.append(Option(slots, fig.variant, fig.median, memory, hit_rate))
         elif not fig.timed:
             found.untimed.append(f"{slots} slots {fig.variant}: {fig.reason or fig.status}")
+    found.choice = choose(found.options) if found.options else None
     return found
-
-
-def to_json(rec: Recommendation, run_id: int | None) -> dict[str, Any]:
-    return {
-        "schema": SCHEMA,
-        "run_id": run_id,
-        "nodes": rec.settings["nodes"],
-        "rule": RULE,
-        "choice": choose(rec.options).__dict__,
-        "options": [o.__dict__ for o in rec.options],
-        "untimed": rec.untimed,
-    }
-
-
-def render(rec: Recommendation) -> str:
-    options, untimed, nodes = rec.options, rec.untimed, rec.settings["nodes"]
-    best = choose(options)
-    hashes = sorted({o.hash for o in options})
-    table = {(o.slots, o.hash): o for o in options}
-    trace = rec.settings.get("trace")
-    workload = f"trace {trace}" if trace is not None else "the synthetic workload"
-    lines = [
-        f"{nodes} nodes, {workload}: avc_search_node() in latency mode, core cycles "
-        "(median over clean samples), per slot count (CONFIG_SECURITY_SELINUX_AVC_HASH_BITS "
-        "9..14) and hash",
-        "",
-        f"{'slots':>6} {'memory':>9} " + "".join(f"{h:>9}" for h in hashes),
-    ]
-    for slots in rec.settings.get("slots", KCONFIG_SLOTS):
-        row = [table.get((slots, h)) for h in hashes]
-        memory = next((o.memory for o in row if o), 0)
-        lines.append(
-            f"{slots:>6} {memory / 1024:>6.0f} KiB "
-            + "".join(f"{o.cycles:>9.1f}" if o else f"{'n/a':>9}" for o in row)
-        )
-    lines += [
-        "",
-        f"recommended: {best.slots} slots (CONFIG_SECURITY_SELINUX_AVC_HASH_BITS="
-        f"{best.slots.bit_length() - 1}) with {best.hash}: {best.cycles:.1f} cycles a lookup, "
-        f"{best.memory / 1024:.0f} KiB; the rule: the fewest bytes among the configurations "
-        f"within {TOLERANCE:.0%} of the fastest lookup ({min(o.cycles for o in options):.1f} "
-        "cycles)",
-    ]
-    if untimed:
-        lines.append(f"chosen among the timed ones; {len(untimed)} not timed (n/a above): "
-                     f"{untimed[0]}" + (", ..." if len(untimed) > 1 else ""))  # fmt: skip
-    return "\n".join(lines) + "\n"
 
 
 def run(args: argparse.Namespace) -> int:
@@ -187,9 +150,9 @@ def run(args: argparse.Namespace) -> int:
 
     def show() -> None:
         if getattr(args, "json", False):
-            sys.stdout.write(json.dumps(to_json(rec, result.run_id), indent=2) + "\n")
+            sys.stdout.write(json.dumps(shown.to_json(rec, result.run_id), indent=2) + "\n")
             return
-        sys.stdout.write(render(rec))
+        sys.stdout.write(shown.render(rec))
         if result.run_id is not None:
             sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
 

@@ -23,14 +23,15 @@ hash, size the node count) and the model's statistics as exact figures
 mode ("latency, 512 slots", "occupied, 512 slots"; hotpath.labs.avc.stored),
 so `hotpath compare` works on two of them. The run's "avc-seed-table"
 section holds the rest of the model's rows (the formula's limits, ...);
-from_run() rebuilds the tables, and render() prints the same text from the
-stored run. The seed's figures are constants here, not stored.
+from_run() rebuilds the tables, and hotpath.render.avc_seed_table prints the
+same text (and --json, hotpath.avc-seed-table/1) from the stored run. The
+seed's figures are constants here, not stored.
 """
 
 import argparse
 import json
 import sys
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -42,6 +43,7 @@ from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.labs.avc import targets as avc_targets
+from hotpath.render import avc_seed_table as shown
 from hotpath.results import RunResult
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 
@@ -145,17 +147,43 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
 @dataclass
 class Tables:
     """What the seed table shows: the model's result, the timed lookups
-    (cycles, ns) and why the others are not timed, per (nodes, slots, hash)."""
+    (cycles, ns) and why the others are not timed, per (nodes, slots, hash);
+    and what the lab makes of them (tables_of): the trade-off's fit, the
+    seed's claim checked, the targets checked."""
 
     model: dict[Key, dict[str, Any]]
     timed: dict[Key, tuple[float, float]]
     untimed: dict[Key, str]
+    fit: "BreakEven | None" = None
+    directions: list[str] = field(default_factory=list)
+    targets: list[str] = field(default_factory=list)
+    configs: tuple[Config, ...] = CONFIGS
+    hashes: tuple[str, ...] = HASHES
+    runs: int = SEED_TABLE_RUNS
+    schema: str = SCHEMA
+
+
+def tables_of(
+    model: dict[Key, dict[str, Any]],
+    timed: dict[Key, tuple[float, float]],
+    untimed: dict[Key, str] | None = None,
+) -> Tables:
+    """The tables with what the lab makes of them."""
+    return Tables(
+        model,
+        timed,
+        dict(untimed or {}),
+        fit=break_even(model, timed),
+        directions=_directions(model),
+        targets=targets(model, timed),
+    )
 
 
 def from_run(run: RunResult) -> Tables:
     """The tables back from a run (fresh or stored) of --seed-table."""
     _, model = avc_stored.slot_model(run, COMMAND, SCHEMA)
-    tables = Tables(model, {}, {})
+    timed: dict[Key, tuple[float, float]] = {}
+    untimed: dict[Key, str] = {}
     for fig in run.figures:
         _, slots = avc_stored.slots_of(fig.mode)
         if fig.primitive != avc_stats.PRIMITIVE or slots is None:
@@ -163,10 +191,10 @@ def from_run(run: RunResult) -> Tables:
         key = (fig.size, slots, fig.variant)
         if fig.timed and fig.median is not None:
             clock = avc_stored.slot_clock(run, fig.primitive, slots)
-            tables.timed[key] = (fig.median, _ns(clock, fig.median))
+            timed[key] = (fig.median, _ns(clock, fig.median))
         else:
-            tables.untimed[key] = fig.reason or fig.status
-    return tables
+            untimed[key] = fig.reason or fig.status
+    return tables_of(model, timed, untimed)
 
 
 def _ns(clock: dict[str, Any], cycles: float) -> float:
@@ -174,51 +202,6 @@ def _ns(clock: dict[str, Any], cycles: float) -> float:
     hz = clock.get("tsc_hz") or 0.0
     core_hz = hz / tpc[len(tpc) // 2] if tpc[len(tpc) // 2] else 0.0
     return cycles / core_hz * 1e9 if core_hz else float("nan")
-
-
-def render(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, float]]) -> str:
-    lines = [
-        "seed 004's tables redone: per configuration (nodes/buckets) and hash,",
-        "- buckets used and longest chain: means of hash_stats sampled while the synthetic",
-        f"  workload runs through the cache model, {SEED_TABLE_RUNS} workload seeds (not a "
-        "timing); (formula/random) = a perfectly",
-        "  random hash with as many entries, by the formula and through the same model;",
-        "- avc_search_node() in latency mode: core cycles (median over clean samples) and ns at",
-        "  this run's core clock;",
-        "- [seed] = the patch's figures, from a phone (compare directions, not ns).",
-        "",
-        f"{'config':<11} {'hash':<8} {'buckets used (formula/random) [seed]':>38} "
-        f"{'longest chain (formula/random) [seed]':>38} {'cycles':>8} {'ns':>7} {'[seed]':>7}",
-    ]
-    for c in CONFIGS:
-        for h in HASHES:
-            r = model.get((c.nodes, c.slots, h))
-            t = timed.get((c.nodes, c.slots, h))
-            seed = c.seed.get(h) if c.seed else None
-            used = longest = "n/a"
-            if r is not None:
-                used = (
-                    f"{r['mean_utilisation']:.1%} ({r['limit_utilisation']:.1%}/"
-                    f"{r['random_utilisation']:.1%})"
-                )
-                longest = (
-                    f"{r['mean_longest_chain']:.2f} ({r['limit_longest_chain']:.2f}/"
-                    f"{r['random_longest_chain']:.2f})"
-                )
-            if seed is not None:
-                used += f" [{seed[0]:.1f}%]"
-                longest += f" [{seed[1]:.1f}]"
-            cycles, ns = (f"{t[0]:.1f}", f"{t[1]:.1f}") if t else ("n/a", "n/a")
-            seed_ns = f"[{seed[2]:.0f}]" if seed else ""
-            lines.append(
-                f"{c.nodes}/{c.slots:<{10 - len(str(c.nodes))}} {h:<8} {used:>38} "
-                f"{longest:>38} {cycles:>8} {ns:>7} {seed_ns:>7}"
-            )
-        lines.append("")
-    lines += _directions(model)
-    lines += ["", *break_even_lines(break_even(model, timed))]
-    lines += ["", *targets(model, timed)]  # last: issue 42's targets end the table
-    return "\n".join(lines) + "\n"
 
 
 # Long chains (8192 nodes in 512 buckets: 15 nodes a lookup) leave the
@@ -236,6 +219,7 @@ class BreakEven:
     per_node: float
     fixed: dict[str, float]
     worst_residual: float  # largest |fit - measured| / measured
+    max_walk: float = MAX_FIT_WALK  # the fit's configurations compare at most this many
 
 
 def break_even(
@@ -253,27 +237,6 @@ def break_even(
     coef, *_ = np.linalg.lstsq(rows, cycles, rcond=None)
     worst = float(np.max(np.abs(rows @ coef - cycles) / cycles))
     return BreakEven(float(coef[-1]), dict(zip(hashes, map(float, coef[:-1]), strict=True)), worst)
-
-
-def break_even_lines(fit: BreakEven | None) -> list[str]:
-    if fit is None:
-        return ["break-even: not enough timed configurations to fit"]
-    lines = [
-        f"the seed's trade-off, measured here: one more chain node compared costs "
-        f"{fit.per_node:.1f} cycles; the fixed cost of a lookup (hash call and loop) is "
-        + ", ".join(f"{h} {c:.1f}" for h, c in sorted(fit.fixed.items(), key=lambda x: x[1]))
-        + f" cycles (one slope for all hashes, fitted where a lookup compares at most "
-        f"{MAX_FIT_WALK:g} nodes; worst misfit {fit.worst_residual:.0%})",
-    ]
-    base = fit.fixed.get("orig")
-    for h, c in sorted(fit.fixed.items()):
-        if base is None or h == "orig" or c <= base or fit.per_node <= 0:
-            continue
-        lines.append(
-            f"break-even: {h}'s hash costing {c - base:.1f} cycles more than orig's pays for "
-            f"itself when it shortens the average walk by {(c - base) / fit.per_node:.2f} nodes"
-        )
-    return lines
 
 
 def _directions(model: dict[Any, dict[str, Any]]) -> list[str]:
@@ -322,26 +285,6 @@ def targets(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, floa
     return out + avc_targets.lines(model, timed, [(c.nodes, c.slots) for c in CONFIGS], HASHES)
 
 
-def to_json(tables: Tables, run_id: int | None) -> dict[str, Any]:
-    model, timed = tables.model, tables.timed
-    return {
-        "schema": SCHEMA,
-        "run_id": run_id,
-        "model": [{"nodes": n, "slots": s, "hash": h, **r} for (n, s, h), r in model.items()],
-        "timings": [
-            {"nodes": n, "slots": s, "hash": h, "cycles": t[0], "ns": t[1]}
-            for (n, s, h), t in timed.items()
-        ],
-        "untimed": [
-            {"nodes": n, "slots": s, "hash": h, "reason": why}
-            for (n, s, h), why in tables.untimed.items()
-        ],
-        "directions": _directions(model),
-        "break_even": break_even_lines(break_even(model, timed)),
-        "targets": targets(model, timed),
-    }
-
-
 def run(args: argparse.Namespace) -> int:
     """--seed-table (alternate() has checked --checks): the tables, kept in the history."""
     check_rounds(args.rounds)
@@ -356,9 +299,9 @@ def run(args: argparse.Namespace) -> int:
 
     def show() -> None:
         if getattr(args, "json", False):
-            sys.stdout.write(json.dumps(to_json(tables, result.run_id), indent=2) + "\n")
+            sys.stdout.write(json.dumps(shown.to_json(tables, result.run_id), indent=2) + "\n")
             return
-        sys.stdout.write(render(tables.model, tables.timed))
+        sys.stdout.write(shown.render(tables))
         if result.run_id is not None:
             sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
 

@@ -95,6 +95,16 @@ class CrossingReport:
     def path(self, name: str) -> PathFigure | None:
         return next((p for p in self.paths if p.name == name), None)
 
+    @property
+    def answer(self) -> str:
+        """The lab's answer in one sentence (verdict()): what the renderers show."""
+        return verdict(self.paths, self.emulated)
+
+    @property
+    def seed(self) -> list[str]:
+        """The seed's one number beside ours (seed_line()), where the module was timed."""
+        return seed_line(self.paths, self.emulated)
+
 
 def ratio_to_write(write_ns: tuple[float, ...], path_ns: tuple[float, ...]) -> Ratio:
     """Speed-up of a path over write(), with the bootstrap 95% interval of the ratio."""
@@ -251,7 +261,7 @@ def lab_summary(result: CrossingReport) -> LabSummary:
     untimed = [p for p in result.paths if p.summary is None]
     wrong = sum(p.status == "wrong" for p in untimed)
     lab.headline["problems"].append(f"{wrong} WRONG, {len(untimed) - wrong} not timed")
-    lab.findings.append(Finding("verdict", verdict(result.paths, result.emulated)))
+    lab.findings.append(Finding("verdict", result.answer))
     for p in result.paths:
         if p.summary is None:
             tone = BAD if p.status == "wrong" else NEUTRAL

@@ -293,7 +293,7 @@ class SuitePart:
         """What `hotpath run` prints of it (the report folder has crossing.md)."""
         if self.result is None:
             return f"crossing: not measured: {self.problem}"
-        return f"crossing: {report.verdict(self.result.paths)} (crossing.md in the report)"
+        return f"crossing: {self.result.answer} (crossing.md in the report)"
 
 
 def suite_part(quick: bool) -> SuitePart:
