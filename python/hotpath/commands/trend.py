@@ -8,27 +8,21 @@ written whole or not at all (destination.write_folder).
 """
 
 import argparse
-import html
-import io
-import itertools
 import json
-import math
 import sys
 from pathlib import Path
-from typing import Any
 
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.db.access import check_db_path
 from hotpath.destination import check_folder, write_folder
 from hotpath.errors import UsageError
 from hotpath.inputs import path
-from hotpath.results import unit_name
+from hotpath.render import trend as shown
 from hotpath.trend import (
     DEFAULT_MAX_PVALUE,
     DEFAULT_MIN_MAGNITUDE,
     DEFAULT_MIN_SEGMENT,
     ORDERS,
-    OUTLIER_PVALUE,
     TREND_SCHEMA,
     History,
     Selection,
@@ -140,26 +134,19 @@ def run(args: argparse.Namespace) -> int:
         trends = [trend(history, keys[0], args.by, settings)]
     if args.html is not None:
         folder: Path = args.html
-        write_folder(folder, lambda into: _write_page(into / PAGE, history, trends, settings))
+        page = shown.page(history, trends, settings)
+
+        def write(into: Path) -> None:
+            (into / PAGE).write_text(page, encoding="utf-8")
+
+        write_folder(folder, write)
     if args.json:
-        doc: dict[str, Any] = {
-            "schema": TREND_SCHEMA,
-            "db": str(path),
-            "machine_key": history.machine_key,
-            "machine": history.machine,
-            "machine_keys": history.keys,
-            "by": args.by,
-            "all": bool(args.all),
-            "method": settings.to_json(),
-            "figures": [t.to_json() for t in trends],
-        }
-        if args.all:
-            doc["outlying"] = [t.to_json() for t in outlying]  # outliers, no change point
+        doc = shown.to_json(history, trends, outlying if args.all else None, settings, args.by)
         sys.stdout.write(json.dumps(doc, indent=2) + "\n")
     elif args.all:
-        _print_all(history, trends, outlying, settings, args.by)
+        sys.stdout.write(shown.text_all(history, trends, outlying, settings, args.by))
     else:
-        _print_one(history, trends[0], settings)
+        sys.stdout.write(shown.text_one(history, trends[0], settings))
     if args.html is not None:
         print(args.html / PAGE, file=sys.stderr if args.json else sys.stdout)
     return 0
@@ -182,222 +169,3 @@ def _ambiguous(
         f"{chosen}: {len(keys)} figures match; allowed: options that pick one of them "
         "(or --all for every figure with a change point):\n  " + "\n  ".join(named) + more
     )
-
-
-def _other_keys(history: History) -> None:
-    others = [k for k in history.keys if k != history.machine_key]
-    if others:
-        print(f"  with the runs of the same machine on other kernels: {', '.join(others)}")
-
-
-def _method_line(settings: Settings) -> str:
-    return (
-        f"method: E-Divisive means + t-test (apache-otava), p <= {settings.max_pvalue:g}, "
-        f"at least {settings.min_magnitude:.1%} and {settings.min_segment} run(s) each side; "
-        f"outliers: generalized ESD, p <= {OUTLIER_PVALUE}"
-    )
-
-
-def _pct(value: float | None) -> str:
-    return "n/a" if value is None or not math.isfinite(value) else f"{value * 100:+.1f}%"
-
-
-def _change_text(t: Trend, index: int) -> str:
-    c = t.changes[index]
-    p = t.points[c.index]
-    interval = (
-        "[n/a: a segment of one run]" if c.low is None else f"[{_pct(c.low)}, {_pct(c.high)}]"
-    )
-    return (
-        f"{_pct(c.magnitude)} {t.direction(c.magnitude)} {interval}, p = {c.pvalue:.1g}, "
-        f"{c.before:.4g} -> {c.after:.4g} {unit_name(t.unit)} ({c.runs_before} runs before, "
-        f"{c.runs_after} after); first run after: {p.run_id} ({p.started})"
-    )
-
-
-def _print_one(history: History, t: Trend, settings: Settings) -> None:
-    print(f"{t.label()}: {unit_name(t.unit)}, each run's median")
-    print(f"machine: {t.machine} [key {t.machine_key}], {len(t.points)} runs ordered by {t.by}")
-    _other_keys(history)
-    print(_method_line(settings))
-    print()
-    starts = {c.index: n for n, c in enumerate(t.changes)}
-    outliers = {o.index: o for o in t.outliers}
-    print(f"{'#':>4}  {'run':>5}  {'started (UTC)':<25}  {'kernel':<20}  {'median':>10}  note")
-    for i, p in enumerate(t.points):
-        if i in starts:
-            print(
-                f"{'':>4}  {'':->5}  change point: {_pct(t.changes[starts[i]].magnitude)} "
-                f"{t.direction(t.changes[starts[i]].magnitude)}"
-            )
-        note = ""
-        if i in outliers:
-            o = outliers[i]
-            note = f"outlier: {_pct(o.deviation)} {t.direction(o.deviation)} than its segment"
-        print(
-            f"{i + 1:>4}  {p.run_id:>5}  {p.started:<25}  {p.kernel[:20]:<20}  "
-            f"{p.median:>10.4g}  {note}".rstrip()
-        )
-    print()
-    if len(t.points) < 2 * settings.min_segment:
-        print(
-            f"too few runs for a change point: {len(t.points)}, at least "
-            f"{2 * settings.min_segment} with --min-segment {settings.min_segment}"
-        )
-    if not t.changes:
-        print("change points: none")
-    else:
-        print("change points (after/before, 95% interval, p-value, means, first run after):")
-        for n in range(len(t.changes)):
-            print(f"  {_change_text(t, n)}")
-    if t.outliers:
-        print("outliers (runs off their segment, not changes):")
-        for o in t.outliers:
-            p = t.points[o.index]
-            print(
-                f"  run {p.run_id} ({p.started}): {p.median:.4g} {unit_name(t.unit)}, "
-                f"{_pct(o.deviation)} {t.direction(o.deviation)} than its segment's median"
-            )
-
-
-def _print_all(
-    history: History, trends: list[Trend], outlying: list[Trend], settings: Settings, by: str
-) -> None:
-    runs = len(history.runs)
-    print(f"machine: {history.machine} [key {history.machine_key}], {runs} runs ordered by {by}")
-    _other_keys(history)
-    print(_method_line(settings))
-    if not trends:
-        print("no figure has a change point")
-    else:
-        print(f"{len(trends)} figure(s) with a change point, largest first:")
-        print()
-    for t in trends:
-        print(f"{t.label()} ({unit_name(t.unit)}, {len(t.points)} runs)")
-        for n in sorted(range(len(t.changes)), key=lambda n: -abs(t.changes[n].magnitude)):
-            print(f"  {_change_text(t, n)}")
-    if outlying:
-        print()
-        print(f"{len(outlying)} figure(s) without a change point but with outlying runs:")
-        for t in outlying:
-            runs_text = ", ".join(
-                f"run {t.points[o.index].run_id} {_pct(o.deviation)}" for o in t.outliers
-            )
-            print(f"  {t.label()}: {runs_text}")
-
-
-# ---------------------------------------------------------------- HTML
-
-
-def _svg(t: Trend) -> str:
-    """The series as inline SVG: medians, segment means, change points, outliers."""
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    xs = list(range(1, len(t.points) + 1))
-    ys = [p.median for p in t.points]
-    fig, ax = plt.subplots(figsize=(8, 3.2))
-    try:
-        ax.plot(xs, ys, marker="o", markersize=4, linewidth=1, color="#1f4e79", label="median")
-        below = [p.median - p.ci_lo if p.ci_lo is not None else 0.0 for p in t.points]
-        above = [p.ci_hi - p.median if p.ci_hi is not None else 0.0 for p in t.points]
-        ax.errorbar(xs, ys, yerr=[below, above], linestyle="none", color="#1f4e79", alpha=0.5,
-                    capsize=2, linewidth=0.8, label="95% CI of the run's median")  # fmt: skip
-        bounds = [0, *[c.index for c in t.changes], len(t.points)]
-        skip = {o.index for o in t.outliers}
-        for lo, hi in itertools.pairwise(bounds):
-            kept = [ys[i] for i in range(lo, hi) if i not in skip]
-            if kept:
-                mean = sum(kept) / len(kept)
-                label = "segment mean" if lo == 0 else None
-                ax.plot([lo + 0.6, hi + 0.4], [mean, mean], color="#888888", linewidth=2,
-                        label=label)  # fmt: skip
-        for c in t.changes:
-            ax.axvline(c.index + 0.5, color="#c0392b", linestyle="--", linewidth=1.2)
-            ax.annotate(
-                f"{_pct(c.magnitude)}",
-                (c.index + 0.5, max(ys)),
-                color="#c0392b",
-                xytext=(3, -10),
-                textcoords="offset points",
-                fontsize=8,
-            )
-        if t.outliers:
-            ax.plot(
-                [o.index + 1 for o in t.outliers],
-                [ys[o.index] for o in t.outliers],
-                linestyle="none",
-                marker="o",
-                markersize=9,
-                markerfacecolor="none",
-                markeredgecolor="#e67e22",
-                label="outlier",
-            )
-        ax.set_xlabel(f"run, ordered by {t.by} (1 = first)")
-        ax.set_ylabel(unit_name(t.unit))
-        ax.set_title(t.label(), fontsize=9)
-        ax.grid(alpha=0.3)
-        ax.legend(fontsize=8, loc="best")
-        buffer = io.StringIO()
-        fig.savefig(buffer, format="svg", bbox_inches="tight")
-    finally:
-        plt.close(fig)
-    text = buffer.getvalue()
-    return text[text.find("<svg") :]
-
-
-def _write_page(path: Path, history: History, trends: list[Trend], settings: Settings) -> None:
-    esc = html.escape
-    parts = [
-        "<!DOCTYPE html>",
-        '<html lang="en"><head><meta charset="utf-8"><title>hotpath trend</title>',
-        "<style>body{font-family:sans-serif;max-width:60em;margin:1em auto}"
-        "table{border-collapse:collapse;font-size:0.9em}td,th{padding:2px 8px;"
-        "border-bottom:1px solid #ddd;text-align:right}td.l,th.l{text-align:left}"
-        ".cp{color:#c0392b}.out{color:#e67e22}</style></head><body>",
-        "<h1>hotpath trend</h1>",
-        f"<p>machine: {esc(history.machine)} [key {esc(history.machine_key)}], "
-        f"history {esc(str(history.path))}"
-        + "".join(f", with key {esc(k)}" for k in history.keys if k != history.machine_key)
-        + "</p>",
-        f"<p>{esc(_method_line(settings))}</p>",
-    ]
-    if not trends:
-        parts.append("<p>No figure has a change point.</p>")
-    for t in trends:
-        parts.append(f"<h2>{esc(t.label())}</h2>")
-        parts.append(
-            f"<p>{esc(unit_name(t.unit))}, each run's median, {len(t.points)} runs "
-            f"ordered by {esc(t.by)}</p>"
-        )
-        parts.append(_svg(t))
-        if t.changes:
-            parts.append("<ul>")
-            parts.extend(
-                f'<li class="cp">{esc(_change_text(t, n))}</li>' for n in range(len(t.changes))
-            )
-            parts.append("</ul>")
-        else:
-            parts.append("<p>No change point.</p>")
-        starts = {c.index for c in t.changes}
-        outliers = {o.index: o for o in t.outliers}
-        parts.append(
-            '<table><tr><th>#</th><th>run</th><th class="l">started (UTC)</th>'
-            '<th class="l">kernel</th><th>median</th><th class="l">note</th></tr>'
-        )
-        for i, p in enumerate(t.points):
-            note = ""
-            if i in starts:
-                note = '<span class="cp">first run after a change point</span>'
-            if i in outliers:
-                note = f'<span class="out">outlier {esc(_pct(outliers[i].deviation))}</span>'
-            parts.append(
-                f"<tr><td>{i + 1}</td><td>{p.run_id}</td><td class=l>{esc(p.started)}"
-                f"</td><td class=l>{esc(p.kernel)}</td><td>{p.median:.4g}</td>"
-                f"<td class=l>{note}</td></tr>"
-            )
-        parts.append("</table>")
-    parts.append("</body></html>")
-    path.write_text("\n".join(parts) + "\n", encoding="utf-8")
