@@ -16,7 +16,6 @@ import signal
 import subprocess
 import sys
 import time
-from argparse import Namespace
 from pathlib import Path
 
 import pytest
@@ -106,8 +105,8 @@ def test_report_names_the_settings_that_carry_the_effect():
         comparison.Verdict(w, "A", "A+y", 1.0, (0.9, 1.1), 0.5, "no evidence", "y"),
     ]
     samples = {(c, "slow"): [1.0, 2.0, 3.0] for c in ("A", "B", "A+x", "A+y")}
-    args = Namespace(rounds=3, threshold=0.02)
-    text = tune_evaluate.render("p", args, 0.0167, "AMD EPYC, 2 CPUs", samples, verdicts)
+    ev = comparison.Evaluation("p", 3, None, 0.0167, 0.02, "AMD EPYC, 2 CPUs", samples, verdicts)
+    text = tune_evaluate.render(ev)
     assert "slow: worse; settings with an effect of their own: x (worse)" in text
     assert "slow: wall clock of the whole run, in s, lower is better" in text
     assert "machine: AMD EPYC, 2 CPUs" in text
@@ -362,7 +361,7 @@ def test_two_evaluations_stored_and_compared(cli, tmp_path):
     assert {c["workload"]: c["verdict"] for c in section["comparisons"]} == {
         r["workload"]: figs[("B/A", r["workload"])].reason for r in section["comparisons"]
     }
-    assert stored.render_run(run) + "\n" == table
+    assert tune_evaluate.render(stored.from_run(run)) + "\n" == table
 
     res = cli("compare", "1", "2", "--db", str(db), "--json")
     assert res.status == 0, res.err

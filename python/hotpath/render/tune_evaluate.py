@@ -1,13 +1,16 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """`hotpath tune evaluate`'s output: the table of comparisons and its JSON
-(hotpath.tune-evaluate/1), from a fresh evaluation or a stored one
-(hotpath.labs.tune.stored.render_run). No numpy at import: the tuning lab's
-commands other than evaluate run without it."""
+(hotpath.tune-evaluate/1), from an Evaluation (hotpath.labs.tune.comparison),
+fresh or rebuilt from a stored run (hotpath.labs.tune.stored.from_run). No
+numpy at import: the tuning lab's commands other than evaluate run without it."""
 
-import argparse
+from typing import TYPE_CHECKING
 
-from hotpath.labs.tune.comparison import NO_EVIDENCE, Verdict
-from hotpath.labs.tune.workloads import Workload
+from hotpath.labs.tune.comparison import NO_EVIDENCE
+
+if TYPE_CHECKING:
+    from hotpath.labs.tune.comparison import Evaluation, Verdict
+    from hotpath.labs.tune.workloads import Workload
 
 
 def _summary_text(values: list[float], unit: str) -> str:
@@ -17,22 +20,16 @@ def _summary_text(values: list[float], unit: str) -> str:
     return f"{s.median:.4g} {unit} [{s.p10:.4g}..{s.p90:.4g}]"
 
 
-def render(
-    name: str,
-    args: argparse.Namespace,
-    alpha: float,
-    machine: str,
-    samples: dict[tuple[str, str], list[float]],
-    verdicts: list[Verdict],
-) -> str:
+def render(ev: "Evaluation") -> str:
+    alpha, samples, verdicts = ev.alpha, ev.samples, ev.verdicts
     lines = [
-        f"evaluate '{name}': {args.rounds} rounds, configurations interleaved in each round "
+        f"evaluate '{ev.profile}': {ev.rounds} rounds, configurations interleaved in each round "
         "(A: the settings at the start, B: the profile)",
-        f"machine: {machine}",
+        f"machine: {ev.machine}",
         "figures: median of one figure per process run [p10..p90]; ratio = other/base median "
         "with its bootstrap 95% CI; p: Mann-Whitney two-sided; "
         f"better/worse only when p < {alpha:.2g} (0.05 Bonferroni), CI excludes 1, "
-        f"|ratio - 1| > {args.threshold} (--threshold); with |ratio - 1| within it, "
+        f"|ratio - 1| > {ev.threshold} (--threshold); with |ratio - 1| within it, "
         "the change and its CI, below the threshold",
         "",
         f"{'workload':<16} {'base':<32} {'other':<32} {'base figure':<32} "
@@ -69,33 +66,27 @@ def render(
     return "\n".join(lines)
 
 
-def _verdict_of(parts: list[Verdict], w: Workload, setting: str) -> str:
+def _verdict_of(parts: "list[Verdict]", w: "Workload", setting: str) -> str:
     return next(v.verdict for v in parts if v.workload is w and v.setting == setting)
 
 
-def to_json(
-    name: str,
-    args: argparse.Namespace,
-    alpha: float,
-    machine: dict[str, object],
-    samples: dict[tuple[str, str], list[float]],
-    verdicts: list[Verdict],
-) -> dict[str, object]:
+def to_json(ev: "Evaluation", run_id: int | None) -> dict[str, object]:
     return {
         "schema": "hotpath.tune-evaluate/1",
-        "profile": name,
-        "rounds": args.rounds,
-        "per_setting": args.per_setting,
-        "alpha": alpha,
-        "threshold": args.threshold,
-        "machine": machine,
-        "samples": [{"config": c, "workload": w, "values": v} for (c, w), v in samples.items()],
+        "profile": ev.profile,
+        "rounds": ev.rounds,
+        "per_setting": ev.per_setting,
+        "alpha": ev.alpha,
+        "threshold": ev.threshold,
+        "machine": ev.machine_json,
+        "samples": [{"config": c, "workload": w, "values": v} for (c, w), v in ev.samples.items()],
         "comparisons": [
             {
                 **v.to_json(),
                 "unit": v.workload.unit,
                 "lower_is_better": v.workload.lower_is_better,
             }
-            for v in verdicts
+            for v in ev.verdicts
         ],
+        "run_id": run_id,
     }

@@ -1,10 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""What `hotpath tune evaluate` compares and decides: the configurations and
-each comparison's verdict. Shared by the evaluation (hotpath.labs.tune.evaluate),
-its history (hotpath.labs.tune.stored) and its text (hotpath.render.tune_evaluate),
+"""What `hotpath tune evaluate` compares and decides: the configurations,
+each comparison's verdict and the evaluation they make. Shared by the
+evaluation (hotpath.labs.tune.evaluate), its history
+(hotpath.labs.tune.stored) and its text (hotpath.render.tune_evaluate),
 none of which imports another for them."""
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from hotpath.labs.tune.workloads import Workload
 
@@ -41,3 +42,19 @@ class Verdict:
             "p": self.p,
             "verdict": self.verdict,
         }
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """An evaluation's answer, fresh or rebuilt from the history
+    (hotpath.labs.tune.stored.from_run): what its text and JSON show."""
+
+    profile: str
+    rounds: int
+    per_setting: str | None
+    alpha: float  # per comparison (Bonferroni)
+    threshold: float
+    machine: str  # the fingerprint's one line
+    samples: dict[tuple[str, str], list[float]]  # (configuration, workload) -> figures
+    verdicts: list[Verdict]
+    machine_json: dict[str, object] = field(default_factory=dict)  # the fingerprint whole

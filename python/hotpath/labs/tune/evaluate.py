@@ -33,7 +33,7 @@ from pathlib import Path
 from hotpath.errors import UsageError
 from hotpath.labs.tune import profile, stored
 from hotpath.labs.tune.apply import State, Writer
-from hotpath.labs.tune.comparison import NO_EVIDENCE, Config, Verdict
+from hotpath.labs.tune.comparison import NO_EVIDENCE, Config, Evaluation, Verdict
 from hotpath.labs.tune.options import (
     check_security,
     checked_plan,
@@ -302,11 +302,21 @@ def run(args: argparse.Namespace) -> int:
     machine = fingerprint()
     result = stored.build_run(prof.name, args, alpha, machine, started, cfgs, samples, verdicts)
     problem = stored.store_or_say(result, db)
+    answer = Evaluation(
+        prof.name,
+        args.rounds,
+        args.per_setting,
+        alpha,
+        args.threshold,
+        machine.one_line(),
+        samples,
+        verdicts,
+        machine.to_json(),
+    )
     if args.json:
-        doc = to_json(prof.name, args, alpha, machine.to_json(), samples, verdicts)
-        print(json.dumps({**doc, "run_id": result.run_id}, indent=2))
+        print(json.dumps(to_json(answer, result.run_id), indent=2))
     else:
-        print(render(prof.name, args, alpha, machine.one_line(), samples, verdicts))
+        print(render(answer))
         if result.run_id is not None:
             print(f"stored as run {result.run_id} in {db}")
     if problem is not None:

@@ -12,8 +12,8 @@ Figures (lab "tune", primitive the profile's name, mode the workload):
 
 sections["tune"] keeps what the figures do not: the profile, rounds,
 alpha, threshold, each configuration's knob values, each workload's
-description, and each comparison's p and verdict; render_run() rebuilds the
-text evaluate printed from a stored run.
+description, and each comparison's p and verdict; from_run() rebuilds the
+Evaluation evaluate printed (hotpath.render.tune_evaluate) from a stored run.
 
 The numpy-free part of tune never loads this module: evaluate imports it
 when it runs (the model, the store and the statistics need numpy).
@@ -24,7 +24,7 @@ import math
 from typing import TYPE_CHECKING, Any
 
 from hotpath.errors import HotpathError, StoreError
-from hotpath.labs.tune.comparison import Config, Verdict
+from hotpath.labs.tune.comparison import Config, Evaluation, Verdict
 from hotpath.labs.tune.workloads import Workload
 
 if TYPE_CHECKING:
@@ -153,10 +153,8 @@ def not_stored(problem: str) -> HotpathError:
     return HotpathError(f"{problem}; the results are printed above")
 
 
-def render_run(run: "RunResult") -> str:
-    """The text `hotpath tune evaluate` printed, rebuilt from a stored run."""
-    from hotpath.render.tune_evaluate import render
-
+def from_run(run: "RunResult") -> Evaluation:
+    """What `hotpath tune evaluate` printed, rebuilt from a stored run."""
     section: dict[str, Any] = run.sections[LAB]
     name = section["profile"]
     workloads = {w["name"]: _workload(w) for w in section["workloads"]}
@@ -167,8 +165,17 @@ def render_run(run: "RunResult") -> str:
         if f.lab == LAB and f.variant in labels
     }
     verdicts = [_verdict(c, workloads) for c in section["comparisons"]]
-    args = argparse.Namespace(rounds=section["rounds"], threshold=section["threshold"])
-    return render(name, args, section["alpha"], run.machine.one_line(), samples, verdicts)
+    return Evaluation(
+        name,
+        section["rounds"],
+        section.get("per_setting"),
+        section["alpha"],
+        section["threshold"],
+        run.machine.one_line(),
+        samples,
+        verdicts,
+        run.machine.to_json(),
+    )
 
 
 def _workload(doc: dict[str, Any]) -> Workload:
