@@ -3,7 +3,8 @@
 
 import pytest
 
-from hotpath.labs.avc.seed_table import break_even, break_even_lines
+from hotpath.labs.avc.seed_table import break_even
+from hotpath.render.avc_seed_table import break_even_lines
 
 
 def test_fit_recovers_a_known_trade_off():
