@@ -5,8 +5,9 @@ Times each method of hp_csum() (even and odd addresses) and hp_crc32c()
 beside the row in use (hotpath.dispatch says how the row is chosen),
 prints the row this machine's figures ask for and, per length, the gain
 over the row in use, predicted from the methods and then measured by
-running that row. `--write FILE` saves the row; HOTPATH_DISPATCH=FILE
-then makes the library (libhotpath, libhpsum) use it, no recompiling.
+running that row (the text: hotpath.render.dispatch). `--write FILE`
+saves the row; HOTPATH_DISPATCH=FILE then makes the library (libhotpath,
+libhpsum) use it, no recompiling.
 """
 
 import argparse
@@ -20,6 +21,7 @@ from hotpath.destination import check_folder, write_file
 from hotpath.errors import HotpathError, RunnerError, UsageError
 from hotpath.inputs import check_rounds, path
 from hotpath.protocol import DispatchFacts, Listing, ParsedRow, Steps, parse_row
+from hotpath.render import dispatch as shown
 from hotpath.results import RunResult
 from hotpath.runner import Runner, invoke, runner_facts
 
@@ -141,17 +143,6 @@ def _attach(
             p.run_ratios = tuple(ratios.get((primitive, p.size, p.align), ()))
 
 
-def _run_cell(p: dispatch.Point, untimed: str) -> str:
-    """The 'run' column: the gain through the dispatch, '!' where it ran
-    slower in every pair, else `untimed`."""
-    return f"{p.run_gain:5.2f}x" + ("!" if p.run_worse else " ") if p.run_gain else untimed
-
-
-def _indented(text: str) -> list[str]:
-    """A row's lines as the output shows them."""
-    return [f"    {line}" for line in text.splitlines()]
-
-
 def _row(
     runner: Runner,
     facts: DispatchFacts,
@@ -172,21 +163,6 @@ def _row(
     if not row.ok:
         raise RunnerError(f"the measured row is one the library refuses: {row.error}")
     return row
-
-
-def _run_summary(which: str, points: list[dispatch.Point]) -> str:
-    ran = [p.run_gain for p in points if p.run_gain]
-    worse = [p for p in points if p.run_worse]
-    if not ran:
-        return f"run: no length in the table above was timed with the {which} row"
-    return (
-        f"run: hp_csum() and hp_crc32c() timed with the {which} row and with the row in use "
-        f"(HOTPATH_DISPATCH, {RUN_PAIRS} alternating pairs of runs): {max(ran):.2f}x at best, "
-        f"{min(ran):.2f}x at worst; "
-        + (f"{len(worse)} length(s) ran more than {dispatch.RUN_WORSE:.0%} slower with it in "
-           "every pair (" + ", ".join(f"{p.size}{' odd' if p.align else ''}" for p in worse)
-           + ")" if worse else "no length ran slower in every pair")
-    )  # fmt: skip
 
 
 def _repair(
@@ -210,15 +186,8 @@ def _repair(
     if runs:
         _attach(_run_row(runner, facts, {"new": (name, text), "use": use_row}, runs, rounds),
                 by_primitive)  # fmt: skip
-    return text, [
-        "",
-        "repaired row (the row in use's method where the measured row ran slower in every "
-        "pair; the methods timed alone do not see the cost of the row's structure):",
-        *_indented(text),
-        _run_summary("repaired", [p for _, points in by_primitive for p in points])
-        if runs
-        else "the repaired row names the row in use's steps: keep the row in use",
-    ]
+    every = [p for _, points in by_primitive for p in points]
+    return text, shown.repaired(text, every, bool(runs), RUN_PAIRS)
 
 
 def _read_try(runner: Runner, path: Path) -> tuple[str, ParsedRow]:
@@ -249,13 +218,10 @@ def _try_row(
     """`--try FILE`: the row in FILE (its text) run beside the row in use, per length."""
     tried = row.steps
     runs = dispatch.changed(facts, tried, used)
-    lines = [f"row tried: {path}", *_indented(text), ""]
     if not runs:
-        return [*lines, "it names the row in use's steps: nothing to run"]
+        return shown.tried(path, text, None, RUN_PAIRS)
     ratios = _run_row(runner, facts, {"new": (row.name, text), "use": use_row}, runs, rounds)
-    lines.append(f"{'primitive':<13} {'size':>8} {'addr':>4} {'in use':<19} {'tried':<19} "
-                 f"{'run':>7}")  # fmt: skip
-    points = []
+    rows = []
     for primitive, (sizes, aligns) in dispatch.PLAN.items():
         for align in aligns:
             key = _key(facts, primitive, align)
@@ -263,35 +229,8 @@ def _try_row(
                 method = dispatch.method_at(tried[key], size)
                 measured = tuple(ratios.get((primitive, size, align), ()))
                 p = dispatch.Point(size, align, method, 0.0, None, run_ratios=measured)
-                points.append(p)
-                run_text = _run_cell(p, "same")
-                lines.append(
-                    f"{primitive:<13} {size:>8} {'odd' if align else 'even':>4} "
-                    f"{dispatch.method_at(used[key], size):<19} {p.method:<19} {run_text:>7}"
-                )
-    return [*lines, _run_summary("tried", points)]
-
-
-def _show(in_use: dict[str, str]) -> int:
-    """`--show`: the row in use, where it came from, and where this CPU's
-    measured row is (or would be) kept."""
-    lines = [*measured_rows.in_use_lines(in_use), *_indented(in_use.get("text", ""))]
-    where = measured_rows.places(in_use)
-    if where is not None:
-        lines.append(f"this CPU's key: {where.key}")
-        not_taken = measured_rows.refused(in_use)
-        for label, path in (("user", where.user), ("system", where.system)):
-            lines.append(f"  {label} row: {_row_state(path, not_taken)}")
-    print("\n".join(lines))
-    return 0
-
-
-def _row_state(path: Path | None, not_taken: dict[str, str]) -> str:
-    if path is None:
-        return "none"
-    if str(path) in not_taken:
-        return f"{path} (refused)"
-    return f"{path}" if path.exists() else f"{path} (none)"
+                rows.append((primitive, dispatch.method_at(used[key], size), p))
+    return shown.tried(path, text, rows, RUN_PAIRS)
 
 
 def _contended(result: RunResult) -> float:
@@ -434,78 +373,6 @@ def _choose(
     return points["csum_partial"], points["crc32c"][0], left, kept
 
 
-def _table(
-    result: RunResult,
-    head: list[str],
-    rounds: int,
-    by_primitive: tuple[tuple[str, list[dispatch.Point]], ...],
-    runs: set[str],
-) -> list[str]:
-    """The machine, the row in use and one line per length: the chosen
-    method, its cycles, the row in use's, the predicted gain and the run's."""
-    lines = [
-        f"machine: {result.machine.one_line()}",
-        *head,
-        "",
-        "core cycles per call, geometric mean of the latency and throughput medians "
-        f"({rounds} samples each):",
-        f"{'primitive':<13} {'size':>8} {'addr':>4} {'method':<19} {'cycles':>9} "
-        f"{'in use':>9} {'gain':>6} {'run':>7}",
-    ]
-    for primitive, points in by_primitive:
-        for p in filter(lambda p: p.measured, points):
-            addr = "odd" if p.align % 2 else "even"
-            in_use_text = f"{p.in_use:9.1f}" if p.in_use else f"{'-':>9}"
-            gain = f"{p.gain:5.2f}x" if p.gain else f"{'-':>6}"
-            run_text = _run_cell(p, "same" if runs and primitive not in runs else "-")
-            split = "; ".join(f"{mode}: {m} {r:.2f}x faster" for mode, m, r in p.split)
-            lines.append(
-                f"{primitive:<13} {p.size:>8} {addr:>4} {p.method:<19} {p.chosen:9.1f} "
-                f"{in_use_text} {gain} {run_text:>7}" + (f"  ({split})" if split else "")
-            )
-    return lines
-
-
-def _notes(
-    every: list[dispatch.Point],
-    left: list[str],
-    kept: list[str],
-    runs: set[str],
-    use_row: tuple[str, str],
-) -> list[str]:
-    """Under the table: the split modes, the untimed figures, the predicted
-    gain, the measured gain (or why the row was not run)."""
-    lines = []
-    if any(p.split for p in every):
-        lines.append(
-            "(in brackets: a mode whose own best method is more than 3% faster than the "
-            "chosen one; no one method is within 3% in every mode at that length)"
-        )
-    for primitive in kept:
-        lines.append(f"{primitive}: no length had every method timed (a neighbour): its "
-                     "steps in the measured row are the row in use's; measure again when the "
-                     "machine is quieter")  # fmt: skip
-    if left:
-        lines.append(f"{len(left)} length(s) left to the step before, a method's figure "
-                     f"spoiled there (no clean sample: a neighbour or a changing clock): "
-                     f"{', '.join(left)}")  # fmt: skip
-    gains = [p.gain for p in every if p.gain]
-    if gains:
-        lines.append(
-            f"the measured row is {max(gains):.2f}x faster than the row in use at best, "
-            f"{min(gains):.2f}x at worst (below 1: the row in use's own method won there)"
-        )
-    if runs:
-        lines.append(_run_summary("measured", every))
-    if runs and len(runs) < len(dispatch.PLAN):
-        lines.append("same: the measured row's steps for that primitive are the row in use's")
-    elif not use_row[1]:
-        lines.append("the runner does not say which row it uses: the measured row was not run")
-    elif not runs:
-        lines.append("the measured row names the row in use's steps: nothing to run")
-    return lines
-
-
 def _keep(
     args: argparse.Namespace,
     where: measured_rows.Places | None,
@@ -539,7 +406,8 @@ def run(args: argparse.Namespace) -> int:
     known = measure.listing(runner)
     in_use = known.dispatch or {}
     if args.show:
-        return _show(in_use)
+        print("\n".join(shown.show(in_use)))
+        return 0
     facts = runner_facts().dispatch  # the methods, their variants, the row's limits
     tried = _read_try(runner, args.try_row) if args.try_row is not None else None
     where = measured_rows.places(in_use)
@@ -550,7 +418,7 @@ def run(args: argparse.Namespace) -> int:
     used: Steps = known.dispatch_steps or {}
     head = [
         f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
-        *_indented(use_row[1]),
+        *shown.indented(use_row[1]),
     ]
     if tried is not None:
         if not use_row[1]:
@@ -572,11 +440,11 @@ def run(args: argparse.Namespace) -> int:
         _attach(_run_row(runner, facts, {"new": (name, text), "use": use_row}, runs, rounds),
                 by_primitive)  # fmt: skip
     lines = [
-        *_table(result, head, rounds, by_primitive, runs),
-        *_notes(every, left, kept, runs, use_row),
+        *shown.table(result.machine.one_line(), head, rounds, by_primitive, runs),
+        *shown.notes(every, left, kept, runs, use_row, len(dispatch.PLAN), RUN_PAIRS),
         "",
         "measured row:",
-        *_indented(text),
+        *shown.indented(text),
     ]
     chosen = text
     if any(p.run_worse for p in every):
