@@ -21,7 +21,15 @@
 /* {x^2079, x^2015}: 2048 bits forward, one whole step of 256 bytes. */
 #define HP_FOLD_2048	0xdcb17aa4u, 0xb9e02b86u
 
-static inline HP_AVX512 __m512i fold512(__m512i z, __m512i k, __m512i next)
+/* The fold itself is crc32c_vpclmul.h's, on these registers. */
+#define VF_TARGET	HP_AVX512
+#define VF_BYTES	64
+#define VF_K1		HP_FOLD_512
+#define VF_K2		HP_FOLD_1024
+#define VF_K4		HP_FOLD_2048
+typedef __m512i vf_t;
+
+static inline HP_AVX512 __m512i vf_fold(__m512i z, __m512i k, __m512i next)
 {
 	/* next ^ lo*k_lo ^ hi*k_hi in each 128-bit lane, one ternary XOR */
 	return _mm512_ternarylogic_epi64(_mm512_clmulepi64_epi128(z, k, 0x00),
@@ -29,23 +37,21 @@ static inline HP_AVX512 __m512i fold512(__m512i z, __m512i k, __m512i next)
 					 next, 0x96);
 }
 
-static inline HP_AVX512 __m512i k512(uint32_t k_lo, uint32_t k_hi)
+static inline HP_AVX512 __m512i vf_k(uint32_t k_lo, uint32_t k_hi)
 {
 	return _mm512_broadcast_i32x4(_mm_set_epi64x(k_hi, k_lo));
 }
 
-/*
- * The four registers to one as a tree (z0 and z1 128 bytes forward into
- * z2 and z3 at once, then z2 into z3): two dependent folds, not three, 7
- * to 14 cycles less latency at 256 to 1420 bytes on a Zen 5 (EPYC family
- * 26 model 2; 512 bytes 62.2 -> 54.7), the same throughput.
- */
-static inline HP_AVX512 __m512i four_to_one(__m512i z0, __m512i z1, __m512i z2,
-					    __m512i z3)
+static inline HP_AVX512 __m512i vf_load(const uint8_t *p)
 {
-	z2 = fold512(z0, k512(HP_FOLD_1024), z2);
-	z3 = fold512(z1, k512(HP_FOLD_1024), z3);
-	return fold512(z2, k512(HP_FOLD_512), z3);
+	return _mm512_loadu_si512(p);
+}
+
+/* The CRC so far joins the first four bytes. */
+static inline HP_AVX512 __m512i vf_load_crc(const uint8_t *p, uint32_t crc)
+{
+	return _mm512_xor_si512(vf_load(p),
+				_mm512_zextsi128_si512(_mm_cvtsi32_si128((int)crc)));
 }
 
 /* The register's four lanes, 16 bytes apart, to the last one. */
@@ -62,44 +68,22 @@ static inline HP_AVX512 __m128i lanes_to_one(__m512i z)
 		_mm_xor_si128(hp_fold(a2, hp_fold_k(HP_FOLD_128)), a3));
 }
 
-/* The fold of @len >= 256 bytes from @crc (0: the seed-last method). */
-static inline __attribute__((always_inline)) HP_AVX512 uint32_t
-fold_from(uint32_t crc, const uint8_t *p, size_t len)
-{
-	__m512i z0, z1, z2, z3, k;
-	__m128i a3, kx;
+/*
+ * The fused method's bytes per stream per step (crc32c_vpclmul.h): each
+ * step folds 256 bytes and runs FUSED_STREAM bytes on each of the four
+ * streams. The fold is bound by VPCLMULQDQ (on a Zen 5 about 16
+ * bytes/cycle, ISA-L's too), while the crc32 unit sits idle; four crc32q
+ * streams beside it add what that unit does on its own.
+ *
+ * FUSED_STREAM measured on a Zen 5 (EPYC family 26 model 2, 2026-11-25,
+ * core cycles at 1 MiB / 64 KiB, against 66.0k / 4.14k for the fold
+ * alone): 32 bytes 47.0k / 2.94k, 40 45.9k / 2.88k, 48 45.1k / 2.82k,
+ * 56 50.5k / 3.09k, 64 53.0k / 3.27k, 80 58.4k / 3.62k.
+ */
+#define FUSED_STREAM	48
+#define VF_STREAM	FUSED_STREAM
 
-	z0 = _mm512_xor_si512(_mm512_loadu_si512(p),
-			      _mm512_zextsi128_si512(
-				      _mm_cvtsi32_si128((int)crc)));
-	z1 = _mm512_loadu_si512(p + 64);
-	z2 = _mm512_loadu_si512(p + 128);
-	z3 = _mm512_loadu_si512(p + 192);
-	p += 256;
-	len -= 256;
-
-	k = k512(HP_FOLD_2048);
-	for (; len >= 256; len -= 256, p += 256) {
-		z0 = fold512(z0, k, _mm512_loadu_si512(p));
-		z1 = fold512(z1, k, _mm512_loadu_si512(p + 64));
-		z2 = fold512(z2, k, _mm512_loadu_si512(p + 128));
-		z3 = fold512(z3, k, _mm512_loadu_si512(p + 192));
-	}
-	/* Then the remaining whole 64-byte blocks: folding the tail 16
-	 * bytes at a time instead, one dependent multiply each, cost up to
-	 * 15 in a row on a Zen 5 (710 bytes: 170.9 cycles against 62.2 at
-	 * 512; 91.4 with 64-byte blocks). */
-	z3 = four_to_one(z0, z1, z2, z3);
-	k = k512(HP_FOLD_512);
-	for (; len >= 64; len -= 64, p += 64)
-		z3 = fold512(z3, k, _mm512_loadu_si512(p));
-	a3 = lanes_to_one(z3);
-
-	kx = hp_fold_k(HP_FOLD_128);
-	for (; len >= 16; len -= 16, p += 16)
-		a3 = _mm_xor_si128(hp_fold(a3, kx), hp_loadu128(p));
-	return hp_crc32_stream(hp_fold_finish(a3), p, len);
-}
+#include "crc32c_vpclmul.h"
 
 HP_AVX512 uint32_t hp__crc32c_avx512(uint32_t crc, const void *buf, size_t len)
 {
@@ -118,11 +102,11 @@ uint32_t hp_crc32c_vpclmul_avx512(uint32_t crc, const void *buf, size_t len)
 static inline __attribute__((always_inline)) HP_AVX512 uint32_t
 fold_short0(const uint8_t *p, size_t len)
 {
-	__m512i z = _mm512_loadu_si512(p);
+	__m512i z = vf_load(p);
 	__m128i a, kx;
 
 	for (p += 64, len -= 64; len >= 64; len -= 64, p += 64)
-		z = fold512(z, k512(HP_FOLD_512), _mm512_loadu_si512(p));
+		z = vf_fold(z, vf_k(HP_FOLD_512), vf_load(p));
 	a = lanes_to_one(z);
 	kx = hp_fold_k(HP_FOLD_128);
 	for (; len >= 16; len -= 16, p += 16)
@@ -131,7 +115,7 @@ fold_short0(const uint8_t *p, size_t len)
 }
 
 /*
- * Seed-last (crc32c_sse42.c's sse42-seedlast says why): the fold above
+ * Seed-last (crc32c_sse42.c's sse42-seedlast says why): fold_from()
  * from a zero CRC, and the input CRC times x^(8 len) by one PCLMULQDQ and
  * one crc32q, XORed in last. hp__crc32c_avx512() takes the CRC into its
  * first register, so a chain of calls (the lab's latency mode, a CRC
@@ -166,78 +150,12 @@ uint32_t hp_crc32c_vpclmul_avx512_seedlast(uint32_t crc, const void *buf,
 	return hp__crc32c_avx512_seedlast(crc, buf, len);
 }
 
-/*
- * Fused: the 512-bit fold and four crc32q streams in one loop. The fold
- * is bound by VPCLMULQDQ (on a Zen 5 about 16 bytes/cycle, ISA-L's too),
- * while the crc32 unit sits idle; four crc32q streams beside it add what
- * that unit does on its own. Each step folds 256 bytes and runs
- * FUSED_STREAM bytes on each stream: a block of m steps is its first 256m
- * bytes folded, then four quarters of FUSED_STREAM * m bytes, one per
- * stream, all from zero, merged by one PCLMULQDQ per part and one crc32q
- * (stream constants from crc32c_sse42.c). Blocks of up to FUSED_MAX_STEPS
- * steps (the stream constants reach 4 KiB per stream); the CRC so far is
- * carried over each block by one more multiply, so no block waits for the
- * one before. The last bytes, fewer than a step: sse42-4way-seedlast,
- * which takes the CRC last too.
- *
- * FUSED_STREAM measured on a Zen 5 (EPYC family 26 model 2, 2026-11-25,
- * core cycles at 1 MiB / 64 KiB, against 66.0k / 4.14k for the fold
- * alone): 32 bytes 47.0k / 2.94k, 40 45.9k / 2.88k, 48 45.1k / 2.82k,
- * 56 50.5k / 3.09k, 64 53.0k / 3.27k, 80 58.4k / 3.62k.
- */
-#define FUSED_STREAM	48
-#define FUSED_STEP	(256 + 4 * FUSED_STREAM)
-#define FUSED_MAX_STEPS	(HP_STREAM_K_MAX / FUSED_STREAM)
-
-/* fused_k[m] = x^(8 * FUSED_STEP * m - 33): a CRC carried over m steps. */
-static uint32_t fused_k[FUSED_MAX_STEPS + 1];
-
-__attribute__((constructor)) static void fused_k_init(void)
-{
-	hp_fused_k_fill(fused_k, FUSED_MAX_STEPS, FUSED_STEP);
-}
-
-/* The CRC, from zero, of the block of @m steps at @p. */
-static inline HP_AVX512 uint32_t fused_block(const uint8_t *p, size_t m)
-{
-	const size_t s = FUSED_STREAM * m;
-	const uint8_t *b = p + 256 * m;
-	const uint32_t *k = hp_crc32c_stream_k[s / 8 - 1];
-	const __m512i kf = k512(HP_FOLD_2048);
-	__m512i z0 = _mm512_loadu_si512(p), z1 = _mm512_loadu_si512(p + 64);
-	__m512i z2 = _mm512_loadu_si512(p + 128), z3 = _mm512_loadu_si512(p + 192);
-	uint64_t c[4] = { 0, 0, 0, 0 };
-
-	for (size_t i = 1;; i++) {
-		hp_fused_streams(c, b, s, FUSED_STREAM);
-		b += FUSED_STREAM;
-		if (i == m)
-			break;
-		p += 256;
-		z0 = fold512(z0, kf, _mm512_loadu_si512(p));
-		z1 = fold512(z1, kf, _mm512_loadu_si512(p + 64));
-		z2 = fold512(z2, kf, _mm512_loadu_si512(p + 128));
-		z3 = fold512(z3, kf, _mm512_loadu_si512(p + 192));
-	}
-	return hp_fused_merge(hp_fold_finish(lanes_to_one(four_to_one(z0, z1, z2, z3))),
-			      c, k);
-}
-
+/* Fused: the 512-bit fold and four crc32q streams in one loop
+ * (crc32c_vpclmul.h). */
 HP_AVX512 uint32_t hp__crc32c_fused512(uint32_t crc, const void *buf,
 				       size_t len)
 {
-	const uint8_t *p = buf;
-
-	while (len >= FUSED_STEP) {
-		size_t m = len / FUSED_STEP;
-
-		if (m > FUSED_MAX_STEPS)
-			m = FUSED_MAX_STEPS;
-		crc = fused_block(p, m) ^ hp_clmul_shift(crc, fused_k[m]);
-		p += FUSED_STEP * m;
-		len -= FUSED_STEP * m;
-	}
-	return hp__crc32c_4way_seedlast(crc, p, len);
+	return fused(crc, buf, len);
 }
 
 uint32_t hp_crc32c_fused_vpclmul(uint32_t crc, const void *buf, size_t len)
