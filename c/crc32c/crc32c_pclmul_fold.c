@@ -47,24 +47,27 @@ fold_lanes(uint32_t crc, const uint8_t **pp, size_t *lenp, int lanes)
 	return hp_fold_to_one(x, lanes, pp, lenp);
 }
 
+/* The CRC of @len >= 16 * @lanes bytes from @crc: the fold, then the last
+ * bytes (fewer than 16) by one crc32 stream. */
+static inline __attribute__((always_inline)) HP_CLMUL uint32_t
+fold_crc(uint32_t crc, const uint8_t *p, size_t len, int lanes)
+{
+	crc = hp_fold_finish(fold_lanes(crc, &p, &len, lanes));
+	return hp_crc32_stream(crc, p, len);
+}
+
 HP_CLMUL uint32_t hp__crc32c_fold4(uint32_t crc, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-
 	if (len < 64)
-		return hp_crc32_stream(crc, p, len);
-	crc = hp_fold_finish(fold_lanes(crc, &p, &len, 4));
-	return hp_crc32_stream(crc, p, len);
+		return hp_crc32_stream(crc, buf, len);
+	return fold_crc(crc, buf, len, 4);
 }
 
 HP_CLMUL uint32_t hp__crc32c_fold8(uint32_t crc, const void *buf, size_t len)
 {
-	const uint8_t *p = buf;
-
 	if (len < 128)
-		return hp__crc32c_fold4(crc, p, len);
-	crc = hp_fold_finish(fold_lanes(crc, &p, &len, 8));
-	return hp_crc32_stream(crc, p, len);
+		return hp__crc32c_fold4(crc, buf, len);
+	return fold_crc(crc, buf, len, 8);
 }
 
 uint32_t hp_crc32c_pclmul_fold4(uint32_t crc, const void *buf, size_t len)
