@@ -53,7 +53,7 @@ def every_lab(cli, tmp_path, monkeypatch, db: str) -> None:
         for _ in range(2):
             res = cli(*args, "--db", db)
             assert res.status == 0, f"{lab}: {res.err}"
-    listed = cli("history", "--db", db, "--json").json()
+    listed = cli("history", "--db", db, "--json").json()["runs"]
     assert sorted(lab for row in listed for lab in row["labs"]) == sorted(2 * list(commands))
     for pair, lab in enumerate(commands):
         older, newer = 2 * pair + 1, 2 * pair + 2

@@ -75,7 +75,7 @@ def test_machines_lists_every_machine_with_its_runs(cli, history: Path):
     assert lines[6] == f"{AMD.key()}  AMD EPYC (kvm)"
     assert "runs: 3, first 2025-01-01" in lines[7]  # the run stored under the first rule too
     assert "virtualization vm" in lines[8] and "microcode 0xa0011d1" in lines[8]
-    doc = cli("machines", "--db", str(history), "--json").json()
+    doc = cli("machines", "--db", str(history), "--json").json()["machines"]
     assert [(m["key"], m["runs"]) for m in doc] == [(INTEL.key(), 2), (AMD.key(), 3)]
     assert doc[1]["parts"] == AMD.key_parts() and doc[1]["machine"] == "AMD EPYC (kvm)"
     assert doc[1]["stored_keys"] == [AMD.key(), AMD.legacy_key()]
@@ -87,7 +87,10 @@ def test_machines_without_runs(cli, tmp_path: Path):
     missing = tmp_path / "none.sqlite"
     res = cli("machines", "--db", str(missing))
     assert res.status == 0 and res.out == f"no runs recorded yet in {missing}\n"
-    assert cli("machines", "--db", str(missing), "--json").json() == []
+    assert cli("machines", "--db", str(missing), "--json").json() == {
+        "schema": "hotpath.machines/1",
+        "machines": [],
+    }
     assert not missing.exists()  # never created
     empty = tmp_path / "empty.sqlite"
     Store.open(empty).close()
@@ -95,16 +98,18 @@ def test_machines_without_runs(cli, tmp_path: Path):
 
 
 def test_history_of_one_machine(cli, history: Path):
-    rows = cli("history", "--db", str(history), "--machine", AMD.key(), "--json").json()
+    rows = cli("history", "--db", str(history), "--machine", AMD.key(), "--json").json()["runs"]
     assert [r["run_id"] for r in rows] == [3, 2, 1]
     assert {r["machine_key"] for r in rows} == {AMD.key()}  # run 1 keyed again
-    rows = cli("history", "--db", str(history), "--machine", INTEL.key()[:5], "--json").json()
+    rows = cli("history", "--db", str(history), "--machine", INTEL.key()[:5], "--json").json()[
+        "runs"
+    ]
     assert [r["run_id"] for r in rows] == [5, 4]
     limited = cli("history", "--db", str(history), "--machine", AMD.key()[:8], "--limit", "1")
     assert limited.status == 0
     assert [line.split()[0] for line in limited.out.splitlines()[1:]] == ["3"]
     assert AMD.key()[:8] in limited.out  # the key column: what --machine takes
-    every = cli("history", "--db", str(history), "--json").json()
+    every = cli("history", "--db", str(history), "--json").json()["runs"]
     assert [r["machine_key"] for r in every] == [INTEL.key()] * 2 + [AMD.key()] * 3
 
 

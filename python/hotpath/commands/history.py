@@ -15,6 +15,7 @@ from hotpath.errors import UsageError
 from hotpath.machine_keys import keyed_rows, resolve_key
 from hotpath.store import Store
 
+SCHEMA = "hotpath.history/1"
 # Far beyond any history, and well inside SQLite's 64-bit LIMIT.
 MAX_LIMIT = 1_000_000_000
 
@@ -31,7 +32,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         metavar="KEY",
         help="only the runs of this machine: its key (hotpath machines) or a unique start of one",
     )
-    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    parser.add_argument("--json", action="store_true", help=f"print the list as {SCHEMA} JSON")
     parser.set_defaults(handler=run)
 
 
@@ -41,7 +42,10 @@ def run(args: argparse.Namespace) -> int:
     path = db_path(args)
     check_db_path(path, write=False)
     if not path.exists():
-        print(f"no runs recorded yet in {path}")
+        if args.json:
+            _print_json([])
+        else:
+            print(f"no runs recorded yet in {path}")
         return 0
     store = Store.open(path, create=False)
     try:
@@ -57,7 +61,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        sys.stdout.write(json.dumps([row.__dict__ for row in rows], indent=2) + "\n")
+        _print_json([row.__dict__ for row in rows])
         return 0
     # The key's first 8 characters (its hash) tell machines apart; --machine takes them.
     header = (
@@ -72,3 +76,7 @@ def run(args: argparse.Namespace) -> int:
             f"{row.command_line}"
         )
     return 0
+
+
+def _print_json(runs: list[dict[str, object]]) -> None:
+    sys.stdout.write(json.dumps({"schema": SCHEMA, "runs": runs}, indent=2) + "\n")

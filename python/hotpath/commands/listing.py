@@ -9,11 +9,15 @@ from hotpath import measure, measured_rows
 from hotpath.errors import UsageError
 from hotpath.labs import LABS
 
+SCHEMA = "hotpath.list/1"
+
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser("list")
     parser.add_argument("lab", nargs="?", default=None, metavar="LAB")
-    parser.add_argument("--json", action="store_true", help="print the runner's list as JSON")
+    parser.add_argument(
+        "--json", action="store_true", help=f"print the runner's list as {SCHEMA} JSON"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -25,10 +29,13 @@ def run(args: argparse.Namespace) -> int:
     cpu = known.cpu
     primitives = [p for p in known.primitives if args.lab is None or p.lab == args.lab]
     if args.json:
-        out = [
-            {"primitive": p.name, "lab": p.lab, "variants": [v.__dict__ for v in p.variants]}
-            for p in primitives
-        ]
+        out = {
+            "schema": SCHEMA,
+            "primitives": [
+                {"primitive": p.name, "lab": p.lab, "variants": [v.__dict__ for v in p.variants]}
+                for p in primitives
+            ],
+        }
         sys.stdout.write(json.dumps(out, indent=2, default=lambda o: o.__dict__) + "\n")
         return 0
     print(f"cpu: {cpu.brand} ({cpu.vendor} family {cpu.family} model {cpu.model}); "

@@ -15,6 +15,8 @@ from hotpath.db.access import check_db_path
 from hotpath.machine_keys import describe, machines
 from hotpath.store import Store
 
+SCHEMA = "hotpath.machines/1"
+
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
     parser = subparsers.add_parser(
@@ -25,7 +27,7 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "or a unique start of one, is what `hotpath history --machine` takes.",
     )
     add_db_option(parser)
-    parser.add_argument("--json", action="store_true", help="print the list as JSON")
+    parser.add_argument("--json", action="store_true", help=f"print the list as {SCHEMA} JSON")
     parser.set_defaults(handler=run)
 
 
@@ -33,7 +35,10 @@ def run(args: argparse.Namespace) -> int:
     path = db_path(args)
     check_db_path(path, write=False)
     if not path.exists():
-        print("[]" if args.json else f"no runs recorded yet in {path}")
+        if args.json:
+            _print_json([])
+        else:
+            print(f"no runs recorded yet in {path}")
         return 0
     store = Store.open(path, create=False)
     try:
@@ -41,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        sys.stdout.write(json.dumps([m.to_json() for m in found], indent=2) + "\n")
+        _print_json([m.to_json() for m in found])
         return 0
     if not found:
         print(f"no runs recorded yet in {path}")
@@ -53,3 +58,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"  runs: {one.runs}, first {one.first}, last {one.last}")
         print(f"  {describe(one.fingerprint)}")
     return 0
+
+
+def _print_json(machines: list[dict[str, object]]) -> None:
+    sys.stdout.write(json.dumps({"schema": SCHEMA, "machines": machines}, indent=2) + "\n")
