@@ -79,7 +79,7 @@ $(BUILD)/hotpath-bench: $(BUILD)/obj/c/bench/runner.o $(BUILD)/libhotpath.so
 # beside the runner: Python reads it there (hotpath.runner.runner_facts)
 # and copies none of it.
 $(BUILD)/runner-facts.json: $(BUILD)/hotpath-bench
-	$< facts > $@.tmp && mv $@.tmp $@
+	$< facts > $@.$$$$ && mv -f $@.$$$$ $@
 
 
 # hotpath's kernel runtime: loaded into every image of the kernel's own
