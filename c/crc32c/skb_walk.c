@@ -104,7 +104,11 @@ hp_skb_checksum_generic(const struct hp_skb *skb, int offset, int len,
 
 /*
  * skb_crc32c() as a template over the CRC function: one chained CRC, so
- * there is nothing to combine and every call is direct.
+ * there is nothing to combine and every call is direct. Its walk is
+ * hp_skb_checksum_generic()'s written again on purpose: each follows its
+ * own kernel function (__skb_checksum() with indirect update and combine
+ * and the running offset; skb_crc32c() chained), as the kernel has it, so
+ * that each variant times the kernel's shape.
  */
 static inline __attribute__((always_inline)) uint32_t
 skb_crc_chain(const struct hp_skb *skb, int offset, int len, uint32_t crc,

@@ -11,6 +11,12 @@
  *   so neither chain waits for the other;
  * - then the 5.17 32/16/8-byte steps and tail.
  * The tail uses 4/2/1-byte loads instead of load_unaligned_zeropad().
+ *
+ * The entry and exit (odd address, seed, fold) are the same lines as
+ * csum_kernel_5_17.c's, written out again on purpose: each kernel
+ * release's code is its own copy here, as that release has it, so that a
+ * change to one re-implementation never moves another; only hotpath's own
+ * helpers (csum_impl.h) are shared.
  */
 #include <hotpath/csum.h>
 

@@ -8,6 +8,11 @@
  * Steps from "dead code removed" on only handle len == 40 (the registry
  * says so with min_len = max_len = 40). Tails use 4/2/1-byte loads instead
  * of load_unaligned_zeropad() so that nothing is read past the buffer.
+ *
+ * Each step's asm is written out whole, as the notes list it, though
+ * neighbouring steps share lines (steps 5 and 7 end alike, step 5 as
+ * printed differs from step 5 by one instruction): a step is read against
+ * its listing, and a change to one step must not move another.
  */
 #include <hotpath/csum.h>
 
