@@ -12,7 +12,7 @@ from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
 
-from hotpath import destination, summary
+from hotpath import destination, graphviz, summary
 from hotpath.calibration import from_json as calibration_from_json
 from hotpath.labs import lab_for
 from hotpath.plots import plot_run
@@ -74,7 +74,13 @@ def write_pages(
     svgs = [p for p in plots if p.suffix == ".svg"]
     files[1].write_text(
         html_format.render_page(
-            run, svgs, calibration, calib_text, found, [STORED_NOTE] if old else []
+            run,
+            svgs,
+            calibration,
+            calib_text,
+            found,
+            [STORED_NOTE] if old else [],
+            drawn=graphviz.drawings([g.dot for g in run.graphs]),
         ),
         encoding="utf-8",
     )

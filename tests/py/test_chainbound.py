@@ -17,7 +17,7 @@ import jsonschema
 import pytest
 
 from conftest import ROOT, SCHEMA
-from hotpath import measure
+from hotpath import graphviz, measure
 from hotpath.commands import labs
 from hotpath.labs.csum import asmgraph, chainbound
 from hotpath.labs.csum.bound import honest_bound
@@ -305,7 +305,8 @@ def run_for_html():
 @pytest.mark.usefixtures("fake_runner")
 def test_html_draws_the_chain():
     run = run_for_html()
-    page = html_format.render_page(run, [], None, [], summarize_run(run))
+    drawn = graphviz.drawings([g.dot for g in run.graphs])
+    page = html_format.render_page(run, [], None, [], summarize_run(run), drawn=drawn)
     assert "<h3>Dependency chains</h3>" in page
     details = re.findall(r"<details><summary>([^<]*)</summary>\s*(<svg.*?</svg>)", page, re.S)
     titles = [title for title, _ in details]
@@ -322,7 +323,8 @@ def test_html_draws_the_chain():
 def test_html_says_when_dot_is_missing(monkeypatch):
     run = run_for_html()
     monkeypatch.setenv("HOTPATH_DOT", "/nonexistent/dot")
-    page = html_format.render_page(run, [], None, [], summarize_run(run))
+    drawn = graphviz.drawings([g.dot for g in run.graphs])
+    page = html_format.render_page(run, [], None, [], summarize_run(run), drawn=drawn)
     assert "graph not drawn: Graphviz dot not found: HOTPATH_DOT=/nonexistent/dot" in page
     assert "<pre>digraph &quot;seed-dead-code, 40 B even&quot;" in page
     assert "<svg" not in page

@@ -8,20 +8,21 @@ coloured on one scale for the whole page, with the median and its 95% CI
 beside it and on hover; wide tables scroll inside their own box. Order
 lines, notes, the calibration and the dependency-chain graphs are folded
 (<details>). No external CSS, scripts or images: the file can be mailed or
-attached to a bug and still shows everything. A lab's dependency-chain graphs (the csum
-lab's 40-byte paths, RunResult.graphs) are drawn with Graphviz `dot -Tsvg`
-and inlined, one <details> per variant and alignment; without dot the page
-says so in place of each graph and shows its source.
+attached to a bug and still shows everything. A lab's dependency-chain
+graphs (the csum lab's 40-byte paths, RunResult.graphs) come drawn by the
+caller (hotpath.graphviz.drawings, `dot -Tsvg`) and are inlined, one
+<details> per variant and alignment; where one could not be drawn the page
+says why in its place and shows its source.
 """
 
 import html
 import math
 import re
+from collections.abc import Mapping
 from pathlib import Path
 
 from hotpath.calibration import Calibration
 from hotpath.findings import HEADLINE, RunSummary
-from hotpath.labs.csum import chainbound
 from hotpath.render.blocks import BOUND, FOOTNOTE_NOISY, FOOTNOTE_ORDER, Block, build_blocks
 from hotpath.results import Graph, RunResult, unit_name
 
@@ -148,7 +149,7 @@ def _svg_markup(text: str, prefix: str = "") -> str:
     return text.strip()
 
 
-def _graphs(run: RunResult, lab: str) -> list[str]:
+def _graphs(run: RunResult, lab: str, drawn: Mapping[str, str | Exception]) -> list[str]:
     """The lab's dependency-chain graphs, one <details> each."""
     graphs = [g for g in run.graphs if g.lab == lab]
     if not graphs:
@@ -165,21 +166,21 @@ def _graphs(run: RunResult, lab: str) -> list[str]:
         )
     for number, graph in enumerate(graphs, 1):
         parts.append(
-            f"<details><summary>{esc(graph.title)}</summary>\n{_graph_body(graph, number)}"
+            f"<details><summary>{esc(graph.title)}</summary>\n{_graph_body(graph, number, drawn)}"
             "\n</details>"
         )
     return parts
 
 
-def _graph_body(graph: Graph, number: int) -> str:
-    try:
-        return _svg_markup(chainbound.svg(graph.dot), prefix=f"chain{number}")
-    except chainbound.AnalysisError as err:
-        return (
-            f'<p class="warn">graph not drawn: {html.escape(str(err))}; '
-            "its Graphviz source:</p>"
-            f"<pre>{html.escape(graph.dot)}</pre>"
-        )
+def _graph_body(graph: Graph, number: int, drawn: Mapping[str, str | Exception]) -> str:
+    drawing = drawn.get(graph.dot, "not drawn")
+    if not isinstance(drawing, Exception) and "<svg" in drawing:
+        return _svg_markup(drawing, prefix=f"chain{number}")
+    return (
+        f'<p class="warn">graph not drawn: {html.escape(str(drawing))}; '
+        "its Graphviz source:</p>"
+        f"<pre>{html.escape(graph.dot)}</pre>"
+    )
 
 
 def _inline_svg(path: Path) -> str:
@@ -231,9 +232,13 @@ def render_page(
     calib_text: list[str],
     found: RunSummary,
     notes: list[str] | None = None,
+    *,
+    drawn: Mapping[str, str | Exception],
 ) -> str:
     """The page; `found` is the run's summary (hotpath.summary.summarize_run);
-    `notes` are said in the summary box beside the warnings."""
+    `notes` are said in the summary box beside the warnings; `drawn`: each of
+    the run's graphs (by its Graphviz source) as SVG, or why it is not
+    (hotpath.graphviz.drawings)."""
     esc = html.escape
     warnings = [*run.machine.warnings(), *run.variant_warnings(), *(notes or [])]
     parts = [
@@ -262,7 +267,7 @@ def render_page(
             continue
         parts.append(f'<h2 id="lab-{esc(lab)}">Lab {esc(lab)}</h2>')
         parts.extend(_block_table(b) for b in lab_blocks)
-        parts.extend(_graphs(run, lab))
+        parts.extend(_graphs(run, lab, drawn))
         for svg in svgs:
             if svg.name.startswith(f"{lab}-"):
                 parts.append(f"<figure>{_inline_svg(svg)}</figure>")

@@ -103,7 +103,6 @@ def model_for(vendor: str) -> tuple[str, str]:
 
 CACHE_FORMAT = 2  # 2: throughput_cycles (llvm-mca's Block RThroughput)
 MCA_ENV = "HOTPATH_LLVM_MCA"  # an llvm-mca to use instead of the one on PATH
-DOT_ENV = "HOTPATH_DOT"  # a Graphviz dot to use instead of the one on PATH
 TOOL_TIMEOUT_S = 60
 
 METHOD = (
@@ -238,11 +237,6 @@ def find_tools(cc: str = "gcc") -> Tools:
     if mca_version is None:
         raise AnalysisError(f"{mca} --version did not say its LLVM version")
     return Tools(cc_path, cc_version, mca, mca_version)
-
-
-def find_dot() -> str:
-    """Graphviz dot's path, or AnalysisError with the reason."""
-    return _which(DOT_ENV, ("dot",), "Graphviz dot", "graphviz")
 
 
 def cache_dir() -> Path:
@@ -439,38 +433,6 @@ def analyse_many(
         with ThreadPoolExecutor(max_workers=max(1, min(len(todo), os.cpu_count() or 1))) as pool:
             out.update(zip(todo, pool.map(one, todo), strict=True))
     return tools, out
-
-
-# --- drawing ----------------------------------------------------------------
-
-
-def svg(dot_source: str, use_cache: bool = True) -> str:
-    """The graph drawn by Graphviz (dot -Tsvg), cached; AnalysisError when dot is missing."""
-    exe = find_dot()
-    digest = hashlib.sha256(exe.encode() + b"\0" + dot_source.encode()).hexdigest()[:24]
-    path = cache_dir() / f"{digest}.svg"
-    if use_cache:
-        try:
-            return path.read_text(encoding="utf-8")
-        except OSError:
-            pass
-    try:
-        done = subprocess.run(
-            [exe, "-Tsvg"], input=dot_source, capture_output=True, text=True, check=False,
-            timeout=TOOL_TIMEOUT_S,
-        )  # fmt: skip
-    except (OSError, subprocess.SubprocessError) as err:
-        raise AnalysisError(f"Graphviz dot failed: {err}") from err
-    if done.returncode != 0 or "<svg" not in done.stdout:
-        first = (done.stderr.strip().splitlines() or ["no output"])[0]
-        raise AnalysisError(f"Graphviz dot failed: {first}")
-    if use_cache:
-        try:
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(done.stdout, encoding="utf-8")
-        except OSError:
-            pass
-    return done.stdout
 
 
 # --- the command line (scripts/csum_chain_bound.py) -------------------------
