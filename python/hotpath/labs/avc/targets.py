@@ -15,6 +15,7 @@ A configuration where hp or every hash went untimed (no clean sample) is
 named, and the lookup line then says "not checked" rather than either.
 """
 
+from collections.abc import Callable
 from typing import Any
 
 OWN = "hp"
@@ -71,35 +72,46 @@ def lookup_line(
     return f"{head}: holds (closest: {said(max(behind, key=lambda c: behind[c][0]))})"
 
 
-def utilisation_line(model: dict[Any, dict[str, Any]], configs: list[Config]) -> str:
-    gaps = {
-        c: model[(*c, OWN)]["random_utilisation"] - model[(*c, OWN)]["mean_utilisation"]
-        for c in configs
-        if (*c, OWN) in model
-    }
-    head = f"{OWN}'s utilisation within a point of the random hash's at every configuration"
+def _model_line(
+    model: dict[Any, dict[str, Any]],
+    configs: list[Config],
+    head: str,
+    gap: Callable[[dict[str, Any]], float],
+    limit: float,
+    said_gap: Callable[[float], str],
+) -> str:
+    """A target on the model's figures: at every configuration, @gap (hp's
+    figure against the random hash's, larger is worse) at most @limit; the
+    worst configuration named."""
+    gaps = {c: gap(model[(*c, OWN)]) for c in configs if (*c, OWN) in model}
     if not gaps:
         return f"{head}: not checked (no model figures)"
     worst = max(gaps, key=lambda c: gaps[c])
     return (
-        f"{head}: {_said(gaps[worst] <= UTILISATION_POINTS + 1e-9)} (largest shortfall "
-        f"{max(gaps[worst], 0) * 100:.1f} points, {worst[0]}/{worst[1]})"
+        f"{head}: {_said(gaps[worst] <= limit + 1e-9)} "
+        f"({said_gap(gaps[worst])}, {worst[0]}/{worst[1]})"
+    )
+
+
+def utilisation_line(model: dict[Any, dict[str, Any]], configs: list[Config]) -> str:
+    return _model_line(
+        model,
+        configs,
+        f"{OWN}'s utilisation within a point of the random hash's at every configuration",
+        lambda m: m["random_utilisation"] - m["mean_utilisation"],
+        UTILISATION_POINTS,
+        lambda g: f"largest shortfall {max(g, 0) * 100:.1f} points",
     )
 
 
 def chain_line(model: dict[Any, dict[str, Any]], configs: list[Config]) -> str:
-    excess = {
-        c: model[(*c, OWN)]["mean_longest_chain"] - model[(*c, OWN)]["random_longest_chain"]
-        for c in configs
-        if (*c, OWN) in model
-    }
-    head = f"{OWN}'s longest chain within 0.1 of the random hash's at every configuration"
-    if not excess:
-        return f"{head}: not checked (no model figures)"
-    worst = max(excess, key=lambda c: excess[c])
-    return (
-        f"{head}: {_said(excess[worst] <= CHAIN_EXCESS + 1e-9)} (largest excess "
-        f"{excess[worst]:+.2f}, {worst[0]}/{worst[1]})"
+    return _model_line(
+        model,
+        configs,
+        f"{OWN}'s longest chain within 0.1 of the random hash's at every configuration",
+        lambda m: m["mean_longest_chain"] - m["random_longest_chain"],
+        CHAIN_EXCESS,
+        lambda g: f"largest excess {g:+.2f}",
     )
 
 
