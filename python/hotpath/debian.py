@@ -22,7 +22,7 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from hotpath.errors import HotpathError
-from hotpath.processes import end_group
+from hotpath.processes import end_group, start_group
 
 
 def cache_root() -> Path:
@@ -99,15 +99,7 @@ def download(packages: list[str], into: Path) -> None:
     command = ["apt-get", "download", "-o", "APT::Sandbox::User=root", *packages]
     try:
         # A group of its own: apt-get's http methods are its children.
-        proc = subprocess.Popen(
-            command,
-            cwd=into,
-            process_group=0,
-            stdin=subprocess.DEVNULL,
-            stdout=subprocess.PIPE,
-            stderr=subprocess.PIPE,
-            text=True,
-        )
+        proc = start_group(command, cwd=into)
     except OSError as err:
         raise HotpathError(f"cannot run apt-get: {err}") from err
     try:

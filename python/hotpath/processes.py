@@ -1,6 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""Ending a child that runs in a process group of its own (the runner, a
-tune workload, QEMU): everything it started goes with it, none left orphaned.
+"""A child that runs in a process group of its own (the runner, a tune
+workload, apt-get, QEMU): started so, and ended so that everything it started
+goes with it, none left orphaned.
 
 Loads nothing beyond the standard library: `python -m hotpath tune` in a guest uses it.
 """
@@ -9,7 +10,28 @@ import contextlib
 import os
 import signal
 import subprocess
+from pathlib import Path
 from typing import Any
+
+
+def start_group(
+    args: str | list[str], *, shell: bool = False, cwd: Path | None = None
+) -> "subprocess.Popen[str]":
+    """Start `args` as the leader of a process group of its own, so that
+    end_group ends everything it starts (a shell's children, apt-get's
+    methods); stdin closed, as a process outside the terminal's foreground
+    group must not read it; stdout and stderr piped, as text. OSError when
+    it cannot start."""
+    return subprocess.Popen(
+        args,
+        shell=shell,
+        cwd=cwd,
+        process_group=0,
+        stdin=subprocess.DEVNULL,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
 
 
 def kill_group(proc: "subprocess.Popen[Any]") -> None:

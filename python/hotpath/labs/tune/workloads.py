@@ -21,7 +21,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from hotpath.errors import HotpathError, UsageError
-from hotpath.processes import end_group
+from hotpath.processes import end_group, start_group
 
 TIME_LIMIT_S = 300.0
 GRACE_S = 2.0  # after SIGTERM, before SIGKILL: time to end what it started
@@ -48,17 +48,8 @@ class Workload:
         start = time.perf_counter()
         try:
             # Its own process group, so that everything it starts (a shell's
-            # children too) can be ended at once; stdin closed, as a process
-            # outside the terminal's foreground group must not read it.
-            proc = subprocess.Popen(
-                self.argv[0] if self.shell else list(self.argv),
-                shell=self.shell,
-                process_group=0,
-                stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE,
-                stderr=subprocess.PIPE,
-                text=True,
-            )
+            # children too) can be ended at once.
+            proc = start_group(self.argv[0] if self.shell else list(self.argv), shell=self.shell)
         except OSError as err:
             raise HotpathError(f"workload {self.name} could not start ({err})") from err
         try:
