@@ -198,46 +198,34 @@ def measure(
     folder is held throughout: no apply or revert can run in between.
     """
     with state.locked(create=True):
-        return _measure_locked(state, root, items, name, cfgs, workloads, args)
-
-
-def _measure_locked(
-    state: State,
-    root: Path,
-    items: list[Item],
-    name: str,
-    cfgs: list[Config],
-    workloads: list[Workload],
-    args: argparse.Namespace,
-) -> tuple[dict[tuple[str, str], list[float]], bool]:
-    writer = Writer(state, root, items)
-    writer.begin(f"evaluate:{name}")
-    samples: dict[tuple[str, str], list[float]] = {
-        (c.label, w.name): [] for c in cfgs for w in workloads
-    }
-    try:
-        for w in workloads:
-            for _ in range(args.warmup):
-                w.run()
-        for round_no in range(args.rounds):
-            for cfg in cfgs:
-                writer.set_values(cfg.values)
-                for w in workloads:
-                    samples[(cfg.label, w.name)].append(w.run())
-            print(f"round {round_no + 1}/{args.rounds} done", file=sys.stderr)
-    finally:
-        with signals_held():
-            report = writer.restore()
-            if not report.refused:
-                state.clear()
-        print_restore(report, sys.stderr)
-        if report.refused:
-            print(
-                f"settings NOT all restored; the snapshot is kept in {state.snapshot_path}: "
-                "'hotpath tune revert'",
-                file=sys.stderr,
-            )
-    return samples, not report.refused
+        writer = Writer(state, root, items)
+        writer.begin(f"evaluate:{name}")
+        samples: dict[tuple[str, str], list[float]] = {
+            (c.label, w.name): [] for c in cfgs for w in workloads
+        }
+        try:
+            for w in workloads:
+                for _ in range(args.warmup):
+                    w.run()
+            for round_no in range(args.rounds):
+                for cfg in cfgs:
+                    writer.set_values(cfg.values)
+                    for w in workloads:
+                        samples[(cfg.label, w.name)].append(w.run())
+                print(f"round {round_no + 1}/{args.rounds} done", file=sys.stderr)
+        finally:
+            with signals_held():
+                report = writer.restore()
+                if not report.refused:
+                    state.clear()
+            print_restore(report, sys.stderr)
+            if report.refused:
+                print(
+                    f"settings NOT all restored; the snapshot is kept in {state.snapshot_path}: "
+                    "'hotpath tune revert'",
+                    file=sys.stderr,
+                )
+        return samples, not report.refused
 
 
 def run(args: argparse.Namespace) -> int:
