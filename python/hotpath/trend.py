@@ -168,6 +168,11 @@ class Trend:
             return "slower" if worse else "faster"
         return "worse" if worse else "better"
 
+    def _run_at(self, index: int) -> dict[str, Any]:
+        """Where a change or outlier is: its point's index, run and start."""
+        point = self.points[index]
+        return {"index": index, "run_id": point.run_id, "started": point.started}
+
     def to_json(self) -> dict[str, Any]:
         lab, primitive, variant, size, align, mode, unit = self.key
         out = {o.index for o in self.outliers}
@@ -196,9 +201,7 @@ class Trend:
             ],
             "change_points": [
                 {
-                    "index": c.index,
-                    "run_id": self.points[c.index].run_id,
-                    "started": self.points[c.index].started,
+                    **self._run_at(c.index),
                     "kernel": self.points[c.index].kernel,
                     "before": c.before,
                     "after": c.after,
@@ -213,9 +216,7 @@ class Trend:
             ],
             "outliers": [
                 {
-                    "index": o.index,
-                    "run_id": self.points[o.index].run_id,
-                    "started": self.points[o.index].started,
+                    **self._run_at(o.index),
                     "median": self.points[o.index].median,
                     "deviation": o.deviation,
                     "direction": self.direction(o.deviation),
