@@ -1,5 +1,6 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""`hotpath <lab>`: one subcommand per registered lab, all built from its Lab.
+"""`hotpath <lab>`: one subcommand per registered lab, all built from its Lab
+(a seed table's flag: its mode in hotpath.commands.lab.seedtable).
 
 Exit status: 0 all variants correct, 1 a variant is WRONG (shown with its
 first failing case) or the run failed, 2 bad input.
@@ -8,7 +9,7 @@ first failing case) or the run failed, 2 bad input.
 import argparse
 
 from hotpath import measure
-from hotpath.commands import labs, seedtable
+from hotpath.commands import labs
 from hotpath.commands.common import (
     add_kernel_options,
     add_output_options,
@@ -18,6 +19,7 @@ from hotpath.commands.common import (
     emit,
     real_kernels,
 )
+from hotpath.commands.lab import seedtable
 from hotpath.delivery import check_common, deliver
 from hotpath.inputs import (
     UNITS,
