@@ -189,64 +189,41 @@ def test_older_history_upgraded_in_place(tmp_path: Path, version: int):
 # -- histories of earlier releases, migrated by Alembic ------------------------
 
 # The schema as the first release (schema 1) and the current one (schema 2)
-# created it, verbatim from their store.py.
+# created it, verbatim from their store.py: the same but for the columns
+# schema 2 added to figures.
+_RELEASE_SQL = """
+CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS runs (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    started TEXT NOT NULL,
+    hotpath_version TEXT NOT NULL,
+    command TEXT NOT NULL,
+    command_line TEXT NOT NULL,
+    machine_json TEXT NOT NULL,
+    machine_key TEXT NOT NULL,
+    clock_json TEXT NOT NULL,
+    labs_json TEXT NOT NULL,
+    settings_json TEXT NOT NULL,
+    variants_json TEXT NOT NULL,
+    calibration_json TEXT
+);
+CREATE TABLE IF NOT EXISTS figures (
+    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+    lab TEXT NOT NULL, primitive TEXT NOT NULL, variant TEXT NOT NULL,
+    size INTEGER NOT NULL, align INTEGER NOT NULL, mode TEXT NOT NULL,
+    unit TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
+    n INTEGER NOT NULL, median REAL, min REAL, p10 REAL, p90 REAL,
+    ci_lo REAL, ci_hi REAL, noisy INTEGER NOT NULL,
+    calls_per_sample INTEGER, samples BLOB{added}
+);
+CREATE INDEX IF NOT EXISTS figures_by_run ON figures(run_id);
+"""
 RELEASE_SQL = {
-    1: """
-CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    started TEXT NOT NULL,
-    hotpath_version TEXT NOT NULL,
-    command TEXT NOT NULL,
-    command_line TEXT NOT NULL,
-    machine_json TEXT NOT NULL,
-    machine_key TEXT NOT NULL,
-    clock_json TEXT NOT NULL,
-    labs_json TEXT NOT NULL,
-    settings_json TEXT NOT NULL,
-    variants_json TEXT NOT NULL,
-    calibration_json TEXT
-);
-CREATE TABLE IF NOT EXISTS figures (
-    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    lab TEXT NOT NULL, primitive TEXT NOT NULL, variant TEXT NOT NULL,
-    size INTEGER NOT NULL, align INTEGER NOT NULL, mode TEXT NOT NULL,
-    unit TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
-    n INTEGER NOT NULL, median REAL, min REAL, p10 REAL, p90 REAL,
-    ci_lo REAL, ci_hi REAL, noisy INTEGER NOT NULL,
-    calls_per_sample INTEGER, samples BLOB
-);
-CREATE INDEX IF NOT EXISTS figures_by_run ON figures(run_id);
-""",
-    2: """
-CREATE TABLE IF NOT EXISTS schema_version (version INTEGER NOT NULL);
-CREATE TABLE IF NOT EXISTS runs (
-    id INTEGER PRIMARY KEY AUTOINCREMENT,
-    started TEXT NOT NULL,
-    hotpath_version TEXT NOT NULL,
-    command TEXT NOT NULL,
-    command_line TEXT NOT NULL,
-    machine_json TEXT NOT NULL,
-    machine_key TEXT NOT NULL,
-    clock_json TEXT NOT NULL,
-    labs_json TEXT NOT NULL,
-    settings_json TEXT NOT NULL,
-    variants_json TEXT NOT NULL,
-    calibration_json TEXT
-);
-CREATE TABLE IF NOT EXISTS figures (
-    run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
-    lab TEXT NOT NULL, primitive TEXT NOT NULL, variant TEXT NOT NULL,
-    size INTEGER NOT NULL, align INTEGER NOT NULL, mode TEXT NOT NULL,
-    unit TEXT NOT NULL, status TEXT NOT NULL, reason TEXT,
-    n INTEGER NOT NULL, median REAL, min REAL, p10 REAL, p90 REAL,
-    ci_lo REAL, ci_hi REAL, noisy INTEGER NOT NULL,
-    calls_per_sample INTEGER, samples BLOB,
-    samples_taken INTEGER NOT NULL DEFAULT 0, kept_fraction REAL, min_share REAL,
-    short INTEGER NOT NULL DEFAULT 0, replica_medians TEXT
-);
-CREATE INDEX IF NOT EXISTS figures_by_run ON figures(run_id);
-""",
+    1: _RELEASE_SQL.format(added=""),
+    2: _RELEASE_SQL.format(
+        added=",\n    samples_taken INTEGER NOT NULL DEFAULT 0, kept_fraction REAL, min_share REAL,"
+        "\n    short INTEGER NOT NULL DEFAULT 0, replica_medians TEXT"
+    ),
 }
 V2_FIGURE_KEYS = ("samples_taken", "kept_fraction", "min_share", "short", "replica_medians")
 
