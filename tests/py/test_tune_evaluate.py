@@ -16,10 +16,12 @@ import signal
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 
+from conftest import history_rows, stored_run
 from hotpath.labs.tune import comparison, evaluate, workloads
 from hotpath.labs.tune import profile as profile_mod
 from hotpath.labs.tune.plan import make_plan
@@ -160,21 +162,30 @@ def test_failing_workload_restores_settings(cli, tmp_path):
     assert tree(root) == before
 
 
-def test_ctrl_c_restores_settings(tmp_path):
-    root = make_root(tmp_path)
-    before = tree(root)
-    prof = profile(tmp_path, setting('"vm.fake_delay"', "50"))
+def evaluating(
+    prof: Path, root: Path, rounds: int, command: str, ready: Callable[[], bool]
+) -> "subprocess.Popen[str]":
+    """`hotpath tune evaluate` of `command` in the background, returned once
+    `ready()` holds (or 30 s have passed)."""
     proc = subprocess.Popen(
-        [sys.executable, "-m", "hotpath", *evaluate_args(prof, root, 50, sleeper(root))],
+        [sys.executable, "-m", "hotpath", *evaluate_args(prof, root, rounds, command)],
         cwd=REPO,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
-    knob = root / "proc/sys/vm/fake_delay"
     deadline = time.monotonic() + 30
-    while knob.read_text() != "50\n" and time.monotonic() < deadline:
+    while not ready() and time.monotonic() < deadline:
         time.sleep(0.01)
+    return proc
+
+
+def test_ctrl_c_restores_settings(tmp_path):
+    root = make_root(tmp_path)
+    before = tree(root)
+    prof = profile(tmp_path, setting('"vm.fake_delay"', "50"))
+    knob = root / "proc/sys/vm/fake_delay"
+    proc = evaluating(prof, root, 50, sleeper(root), lambda: knob.read_text() == "50\n")
     assert knob.read_text() == "50\n", "B was never applied"
     proc.send_signal(signal.SIGINT)
     _, err = proc.communicate(timeout=30)
@@ -200,16 +211,7 @@ def test_interrupted_evaluate_ends_the_whole_workload(tmp_path, signum):
     prof = profile(tmp_path, setting('"vm.fake_delay"', "2"))
     pidfile = tmp_path / "child.pid"
     command = f"sl=sleep 60 & echo $! > {pidfile}.new && mv {pidfile}.new {pidfile}; wait"
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hotpath", *evaluate_args(prof, root, 3, command)],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 30
-    while not pidfile.exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    proc = evaluating(prof, root, 3, command, pidfile.exists)
     child = int(pidfile.read_text())
     try:
         proc.send_signal(signum)
@@ -232,16 +234,7 @@ def test_an_interrupted_workload_may_clean_up_first(tmp_path):
     started, cleaned = tmp_path / "started", tmp_path / "cleaned"
     command = (f"sl=trap 'echo yes > {cleaned}; exit 1' TERM; "
                f"sleep 60 & touch {started}; wait")  # fmt: skip
-    proc = subprocess.Popen(
-        [sys.executable, "-m", "hotpath", *evaluate_args(prof, root, 3, command)],
-        cwd=REPO,
-        stdout=subprocess.PIPE,
-        stderr=subprocess.PIPE,
-        text=True,
-    )
-    deadline = time.monotonic() + 30
-    while not started.exists() and time.monotonic() < deadline:
-        time.sleep(0.01)
+    proc = evaluating(prof, root, 3, command, started.exists)
     proc.send_signal(signal.SIGTERM)
     _, err = proc.communicate(timeout=30)
     assert proc.returncode == 143, err
@@ -313,7 +306,6 @@ def stored_args(tmp_path: Path, root: Path, *extra: str) -> list[str]:
 
 def test_two_evaluations_stored_and_compared(cli, tmp_path):
     from hotpath.labs.tune import stored
-    from hotpath.store import Store
 
     root = make_root(tmp_path)
     db = tmp_path / "h.sqlite"
@@ -326,9 +318,7 @@ def test_two_evaluations_stored_and_compared(cli, tmp_path):
     doc = second.json()
     assert doc["schema"] == "hotpath.tune-evaluate/1" and doc["run_id"] == 2
 
-    history = cli("history", "--db", str(db))
-    assert history.status == 0, history.err
-    lines = [line.split() for line in history.out.splitlines()[1:]]
+    lines = history_rows(cli, db)
     assert [(line[0], line[2], line[3]) for line in lines] == [
         ("2", "tune", "6"),
         ("1", "tune", "6"),
@@ -337,11 +327,7 @@ def test_two_evaluations_stored_and_compared(cli, tmp_path):
 
     # What is kept: each figure in its unit and with its better side, the
     # lab's section; the printed table comes back from it as it was.
-    store = Store.open(db, create=False)
-    try:
-        run = store.load(1)
-    finally:
-        store.close()
+    run = stored_run(db, 1)
     assert run.command == "tune evaluate" and run.labs == ["tune"]
     figs = {(f.variant, f.mode): f for f in run.figures}
     assert sorted(figs) == sorted((v, m) for v in ("A", "B", "B/A") for m in ("slow", "quick"))
