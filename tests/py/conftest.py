@@ -62,6 +62,24 @@ def timed_or_spoiled(figure: dict) -> bool:
     return figure["status"] == "n/a" and "no clean sample" in (figure.get("reason") or "")
 
 
+def stored_run(db: Path, run_id: int):
+    """Run `run_id` of the history at `db`, as the store gives it back."""
+    from hotpath.store import Store
+
+    store = Store.open(db, create=False)
+    try:
+        return store.load(run_id)
+    finally:
+        store.close()
+
+
+def history_rows(cli, db: Path) -> list[list[str]]:
+    """`hotpath history --db DB`: its rows below the heading, as words."""
+    listed = cli("history", "--db", str(db))
+    assert listed.status == 0, listed.err
+    return [line.split() for line in listed.out.splitlines()[1:]]
+
+
 @dataclass
 class CliResult:
     status: int

@@ -9,7 +9,7 @@ never a particular timing verdict: the machine is shared."""
 
 import pytest
 
-from conftest import timed_or_spoiled
+from conftest import history_rows, stored_run, timed_or_spoiled
 from hotpath.labs.avc import recommend as avc_recommend
 from hotpath.labs.avc import seed_table as avc_seed_table
 from hotpath.labs.avc import stored as avc_stored
@@ -18,7 +18,6 @@ from hotpath.protocol import Variant
 from hotpath.render import avc_recommend as recommend_text
 from hotpath.render import avc_seed_table as seed_table_text
 from hotpath.results import FigureKey, FigureResult, RunResult, VariantResult
-from hotpath.store import Store
 from hotpath.verdicts import (
     BELOW,
     FASTER,
@@ -35,14 +34,6 @@ RANDOM = {"occupied": "percent", "max chain": "count"}
 TIMING_VERDICTS = {FASTER, SLOWER, BELOW, WITHIN_UNIT, NO_EVIDENCE}
 FEW = ("--checks", "2000", "--rounds", "5")
 SEED_CONFIGS = {(c.nodes, c.slots) for c in avc_seed_table.CONFIGS}
-
-
-def load(db, run_id):
-    store = Store.open(db, create=False)
-    try:
-        return store.load(run_id)
-    finally:
-        store.close()
 
 
 def expected_keys(configs):
@@ -105,13 +96,11 @@ class TestSeedTable:
         assert doc["run_id"] == 2 and doc["schema"] == "hotpath.avc-seed-table/1"
         assert {(m["nodes"], m["slots"]) for m in doc["model"]} == SEED_CONFIGS
 
-        listed = cli("history", "--db", str(db))
-        assert listed.status == 0, listed.err
-        rows = [line.split() for line in listed.out.splitlines()[1:]]
+        rows = history_rows(cli, db)
         assert [r[0] for r in rows] == ["2", "1"]
         assert all("--seed-table" in r for r in rows)
 
-        run = load(db, 1)
+        run = stored_run(db, 1)
         assert run.command == "avc --seed-table" and run.labs == ["avc"]
         check_figures(run, SEED_CONFIGS)
         assert {v.info.name for v in run.variants} == HASHES and len(run.variants) == len(HASHES)
@@ -126,9 +115,9 @@ class TestSeedTable:
         tables = avc_seed_table.from_run(run)
         rebuilt = seed_table_text.render(tables)
         assert rebuilt + f"stored as run 1 in {db}\n" == first.out
-        assert seed_table_text.to_json(avc_seed_table.from_run(load(db, 2)), 2) == doc
+        assert seed_table_text.to_json(avc_seed_table.from_run(stored_run(db, 2)), 2) == doc
 
-        check_compare(cli, db, run, load(db, 2))
+        check_compare(cli, db, run, stored_run(db, 2))
 
     def test_no_store_stores_nothing(self, cli, tmp_path):
         db = tmp_path / "h.sqlite"
@@ -169,12 +158,11 @@ class TestRecommend:
         doc = second.json()
         assert doc["run_id"] == 2 and doc["schema"] == "hotpath.avc-recommend/1"
 
-        listed = cli("history", "--db", str(db))
-        rows = [line.split() for line in listed.out.splitlines()[1:]]
+        rows = history_rows(cli, db)
         assert [r[0] for r in rows] == ["2", "1"]
         assert all("--recommend" in r for r in rows)
 
-        run = load(db, 1)
+        run = stored_run(db, 1)
         assert run.command == "avc --recommend" and run.labs == ["avc"]
         check_figures(run, {(512, s) for s in avc_recommend.KCONFIG_SLOTS})
         section = run.sections["avc-recommend"]
@@ -185,9 +173,9 @@ class TestRecommend:
 
         rec = avc_recommend.from_run(run)
         assert recommend_text.render(rec) + f"stored as run 1 in {db}\n" == first.out
-        assert recommend_text.to_json(avc_recommend.from_run(load(db, 2)), 2) == doc
+        assert recommend_text.to_json(avc_recommend.from_run(stored_run(db, 2)), 2) == doc
 
-        check_compare(cli, db, run, load(db, 2))
+        check_compare(cli, db, run, stored_run(db, 2))
 
     def test_no_store_stores_nothing(self, cli, tmp_path):
         db = tmp_path / "h.sqlite"

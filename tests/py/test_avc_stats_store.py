@@ -7,10 +7,10 @@ with few checks: the figures are deterministic, never timings."""
 
 import pytest
 
+from conftest import history_rows, stored_run
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.machine import Fingerprint
 from hotpath.render.avc_stats import render
-from hotpath.store import Store
 
 HASHES = {"orig", "muladd", "murmur3", "jhash", "hp"}
 MODES = {"entries": "count", "occupied": "percent", "max chain": "count",
@@ -24,14 +24,6 @@ def stats(cli, db, *more):
     return res
 
 
-def load(db, run_id):
-    store = Store.open(db, create=False)
-    try:
-        return store.load(run_id)
-    finally:
-        store.close()
-
-
 @pytest.mark.runner
 @pytest.mark.usefixtures("real_runner")
 class TestWithTheRunner:
@@ -41,13 +33,11 @@ class TestWithTheRunner:
         assert first.out.endswith(f"stored as run 1 in {db}\n")
         second = stats(cli, db)
         assert second.out.endswith(f"stored as run 2 in {db}\n")
-        listed = cli("history", "--db", str(db))
-        assert listed.status == 0, listed.err
-        rows = [line.split() for line in listed.out.splitlines()[1:]]
+        rows = history_rows(cli, db)
         assert [r[0] for r in rows] == ["2", "1"]
         assert all("--stats" in r for r in rows)
 
-        run = load(db, 1)
+        run = stored_run(db, 1)
         assert run.command == "avc --stats" and run.labs == ["avc"]
         keys = {(f.variant, f.size, f.mode, f.unit) for f in run.figures}
         want = {(h, 512, m, u) for h in HASHES for m, u in MODES.items()}
@@ -98,10 +88,10 @@ class TestWithTheRunner:
         db = tmp_path / "h.sqlite"
         res = stats(cli, db, "--sizes", "512,2048")
         printed = res.out.removesuffix(f"stored as run 1 in {db}\n")
-        doc = avc_stored.from_run(load(db, 1))
+        doc = avc_stored.from_run(stored_run(db, 1))
         assert render(doc, doc["slots"]) == printed
         one = stats(cli, db, "--variants", "murmur3")  # with hash_stats and cache_stats
-        doc = avc_stored.from_run(load(db, 2))
+        doc = avc_stored.from_run(stored_run(db, 2))
         assert render(doc, 512) + f"stored as run 2 in {db}\n" == one.out
         assert "cache_stats:" in one.out
 
