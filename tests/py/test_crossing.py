@@ -34,6 +34,13 @@ MODULE_TEXT = (
 )
 
 
+def path_doc(
+    name: str, ns: list[int], ticks: list[int], status: str = "ok", reason: str | None = None
+) -> dict:
+    """One path of the crossing program's document."""
+    return {"name": name, "desc": "", "status": status, "reason": reason, "ns": ns, "ticks": ticks}
+
+
 def user_doc(**over) -> dict:
     doc = {
         "schema": "hotpath.crossing/1",
@@ -47,30 +54,9 @@ def user_doc(**over) -> dict:
         "uring_depth": 64,
         "tsc_hz": 2.4e9,
         "paths": [
-            {
-                "name": "write",
-                "desc": "",
-                "status": "ok",
-                "reason": None,
-                "ns": [2000, 2100, 1900],
-                "ticks": [4800, 5040, 4560],
-            },
-            {
-                "name": "writev",
-                "desc": "",
-                "status": "ok",
-                "reason": None,
-                "ns": [1000, 1050, 950],
-                "ticks": [2400, 2520, 2280],
-            },
-            {
-                "name": "io_uring",
-                "desc": "",
-                "status": "wrong",
-                "reason": "file has 3 bytes, expected 4096",
-                "ns": [],
-                "ticks": [],
-            },
+            path_doc("write", [2000, 2100, 1900], [4800, 5040, 4560]),
+            path_doc("writev", [1000, 1050, 950], [2400, 2520, 2280]),
+            path_doc("io_uring", [], [], "wrong", "file has 3 bytes, expected 4096"),
         ],
         "syscall": {
             "name": "getppid",
