@@ -6,17 +6,20 @@ sample included). Takes the report and returns text: nothing here calls
 into the lab."""
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from hotpath.labs.crossing.report import BASELINE, EMULATED, UNIT, CrossingReport
+from hotpath.labs.crossing import BASELINE, EMULATED, UNIT
 from hotpath.stats import Summary
+
+if TYPE_CHECKING:
+    from hotpath.labs.crossing.report import CrossingReport
 
 
 def _ms(ns: float) -> str:
     return f"{ns / 1e6:.3f}"
 
 
-def table_rows(report: CrossingReport) -> tuple[list[str], list[list[str]]]:
+def table_rows(report: "CrossingReport") -> tuple[list[str], list[list[str]]]:
     mark = f" [{EMULATED}]" if report.emulated else ""
     head = [
         "path",
@@ -48,7 +51,7 @@ def table_rows(report: CrossingReport) -> tuple[list[str], list[list[str]]]:
     return head, rows
 
 
-def _context_lines(report: CrossingReport) -> list[str]:
+def _context_lines(report: "CrossingReport") -> list[str]:
     where = (
         f"guest kernel {report.kernel} in QEMU ({report.accel or 'unknown'})"
         if report.where == "vm"
@@ -68,7 +71,7 @@ def _context_lines(report: CrossingReport) -> list[str]:
     return lines
 
 
-def _syscall_lines(report: CrossingReport) -> list[str]:
+def _syscall_lines(report: "CrossingReport") -> list[str]:
     sc = report.syscall
     if sc is None:
         return []
@@ -88,7 +91,7 @@ def _syscall_lines(report: CrossingReport) -> list[str]:
     ]
 
 
-def _vulnerability_lines(report: CrossingReport) -> list[str]:
+def _vulnerability_lines(report: "CrossingReport") -> list[str]:
     if not report.vulnerabilities:
         return ["vulnerabilities: not readable (/sys/devices/system/cpu/vulnerabilities)"]
     who = "guest" if report.where == "vm" else "host"
@@ -98,7 +101,7 @@ def _vulnerability_lines(report: CrossingReport) -> list[str]:
     ]
 
 
-def render_text(report: CrossingReport) -> str:
+def render_text(report: "CrossingReport") -> str:
     head, rows = table_rows(report)
     widths = [max(len(r[i]) for r in [head, *rows]) for i in range(len(head))]
     out = [*_context_lines(report), ""]
@@ -109,7 +112,7 @@ def render_text(report: CrossingReport) -> str:
     return "\n".join(out) + "\n"
 
 
-def render_markdown(report: CrossingReport) -> str:
+def render_markdown(report: "CrossingReport") -> str:
     head, rows = table_rows(report)
     out = [f"- {line}" for line in _context_lines(report)] + [""]
     out.append("| " + " | ".join(head) + " |")
@@ -136,7 +139,7 @@ def _summary_json(s: Summary | None) -> dict[str, Any] | None:
     }
 
 
-def to_json(report: CrossingReport) -> str:
+def to_json(report: "CrossingReport") -> str:
     sc = report.syscall
     doc = {
         "schema": "hotpath.crossing-report/1",

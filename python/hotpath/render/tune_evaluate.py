@@ -6,7 +6,7 @@ numpy at import: the tuning lab's commands other than evaluate run without it.""
 
 from typing import TYPE_CHECKING
 
-from hotpath.labs.tune.comparison import NO_EVIDENCE
+from hotpath.labs.tune import NO_EVIDENCE
 
 if TYPE_CHECKING:
     from hotpath.labs.tune.comparison import Evaluation, Verdict

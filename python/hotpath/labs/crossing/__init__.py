@@ -40,6 +40,10 @@ USER_PATHS = ("write", "pwrite", "writev", "io_uring")
 KERNEL_PATH = "kernel_write"
 PATH_WORDS = (*USER_PATHS, KERNEL_PATH, "user", "all")
 KERNELS = ("host", "vm")
+# What its report and its renderer (hotpath.render.crossing) share.
+UNIT = "ns per iteration, wall clock"
+BASELINE = "write"
+EMULATED = "emulated: not a performance figure"
 
 # Seed 001: 128 iterations of open, 100 x 1024 writes of 1 KiB, close.
 DEFAULT_CHUNK = 1024

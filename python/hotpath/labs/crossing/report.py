@@ -17,15 +17,13 @@ from typing import Any
 import numpy as np
 
 from hotpath.findings import BAD, GOOD, NEUTRAL, Finding, LabSummary
+from hotpath.labs.crossing import BASELINE, EMULATED, KERNEL_PATH
 from hotpath.labs.crossing.results import ModuleRun, UserRun
 from hotpath.significance import bootstrap_ratio_ci
 from hotpath.stats import Summary, intervals_overlap, summarize
 
-UNIT = "ns per iteration, wall clock"
-BASELINE = "write"
 BATCHED = ("writev", "io_uring")
-KERNEL = "kernel_write"
-EMULATED = "emulated: not a performance figure"
+KERNEL = KERNEL_PATH
 
 
 @dataclass(frozen=True)

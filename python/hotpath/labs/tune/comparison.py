@@ -9,8 +9,6 @@ from dataclasses import dataclass, field
 
 from hotpath.labs.tune.workloads import Workload
 
-NO_EVIDENCE = "no evidence"
-
 
 @dataclass(frozen=True)
 class Config:

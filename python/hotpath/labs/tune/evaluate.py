@@ -31,9 +31,9 @@ from contextlib import contextmanager
 from pathlib import Path
 
 from hotpath.errors import UsageError
-from hotpath.labs.tune import profile, stored
+from hotpath.labs.tune import NO_EVIDENCE, profile, stored
 from hotpath.labs.tune.apply import State, Writer
-from hotpath.labs.tune.comparison import NO_EVIDENCE, Config, Evaluation, Verdict
+from hotpath.labs.tune.comparison import Config, Evaluation, Verdict
 from hotpath.labs.tune.options import (
     check_security,
     checked_plan,
