@@ -68,6 +68,21 @@ def variant(name, status="ok", reason=None, failure=None, flags=(), needs=()):
     }
 
 
+def skb_primitive():
+    """The two sk_buff primitives' listing: the same variants for both."""
+    return {
+        "lab": "crc32c",
+        "seed_name": "crc",
+        "default_sizes": [],
+        "variants": [
+            variant("generic-matrix"),
+            variant("generic-gf2mul"),
+            variant("chained"),
+            variant("hotpath", flags=["own"]),
+        ],
+    }
+
+
 WRONG_CASE = {"len": 3, "align": 1, "seed": 5, "expected": 4660, "got": 9029, "what": "mismatch"}
 
 PRIMITIVES = {
@@ -130,28 +145,8 @@ PRIMITIVES = {
         "default_sizes": [],
         "variants": [variant("matrix"), variant("clmul-const")],
     },
-    "skb_crc32c_linear": {
-        "lab": "crc32c",
-        "seed_name": "crc",
-        "default_sizes": [],
-        "variants": [
-            variant("generic-matrix"),
-            variant("generic-gf2mul"),
-            variant("chained"),
-            variant("hotpath", flags=["own"]),
-        ],
-    },
-    "skb_crc32c_nonlinear": {
-        "lab": "crc32c",
-        "seed_name": "crc",
-        "default_sizes": [],
-        "variants": [
-            variant("generic-matrix"),
-            variant("generic-gf2mul"),
-            variant("chained"),
-            variant("hotpath", flags=["own"]),
-        ],
-    },
+    "skb_crc32c_linear": skb_primitive(),
+    "skb_crc32c_nonlinear": skb_primitive(),
 }
 
 # Per-variant cost factors: scripted so that the seeds' directions hold
