@@ -15,7 +15,7 @@ from typing import Any
 from hotpath.db.location import DbLocation
 from hotpath.errors import UsageError
 from hotpath.inputs import shown
-from hotpath.machine import KEY_PARTS, PART_WORDS, Fingerprint, is_key
+from hotpath.machine import Fingerprint, is_key
 from hotpath.store import RunRow, Store
 
 
@@ -90,9 +90,3 @@ def resolve_key(
         f"{option} '{shown(value)}': {why}; allowed: a key of '{path}' or a unique start "
         f"of one (hotpath machines): {allowed}"
     )
-
-
-def describe(fp: Fingerprint) -> str:
-    """The key's parts in words, on one line."""
-    parts = fp.key_parts()
-    return "; ".join(f"{PART_WORDS[name]} {parts[name]}" for name in KEY_PARTS)

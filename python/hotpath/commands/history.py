@@ -13,9 +13,9 @@ from hotpath.commands.common import add_db_option, db_path
 from hotpath.db.access import check_db_path
 from hotpath.errors import UsageError
 from hotpath.machine_keys import keyed_rows, resolve_key
+from hotpath.render import history as shown
 from hotpath.store import Store
 
-SCHEMA = "hotpath.history/1"
 # Far beyond any history, and well inside SQLite's 64-bit LIMIT.
 MAX_LIMIT = 1_000_000_000
 
@@ -32,7 +32,9 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         metavar="KEY",
         help="only the runs of this machine: its key (hotpath machines) or a unique start of one",
     )
-    parser.add_argument("--json", action="store_true", help=f"print the list as {SCHEMA} JSON")
+    parser.add_argument(
+        "--json", action="store_true", help=f"print the list as {shown.HISTORY_SCHEMA} JSON"
+    )
     parser.set_defaults(handler=run)
 
 
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace) -> int:
     check_db_path(path, write=False)
     if not path.exists():
         if args.json:
-            _print_json([])
+            sys.stdout.write(json.dumps(shown.runs_json([]), indent=2) + "\n")
         else:
             print(f"no runs recorded yet in {path}")
         return 0
@@ -61,22 +63,7 @@ def run(args: argparse.Namespace) -> int:
     finally:
         store.close()
     if args.json:
-        _print_json([row.__dict__ for row in rows])
-        return 0
-    # The key's first 8 characters (its hash) tell machines apart; --machine takes them.
-    header = (
-        f"{'id':>5}  {'started (UTC)':<25}  {'labs':<18}  {'figures':>7}  {'key':<8}  "
-        f"{'machine':<28}  command"
-    )
-    print(header)
-    for row in rows:
-        print(
-            f"{row.run_id:>5}  {row.started:<25}  {','.join(row.labs)[:18]:<18}  "
-            f"{row.figures:>7}  {row.machine_key[:8]:<8}  {row.machine[:28]:<28}  "
-            f"{row.command_line}"
-        )
+        sys.stdout.write(json.dumps(shown.runs_json(rows), indent=2) + "\n")
+    else:
+        sys.stdout.write(shown.runs_table(rows))
     return 0
-
-
-def _print_json(runs: list[dict[str, object]]) -> None:
-    sys.stdout.write(json.dumps({"schema": SCHEMA, "runs": runs}, indent=2) + "\n")

@@ -12,10 +12,9 @@ import sys
 
 from hotpath.commands.common import add_db_option, db_path
 from hotpath.db.access import check_db_path
-from hotpath.machine_keys import describe, machines
+from hotpath.machine_keys import machines
+from hotpath.render import history as shown
 from hotpath.store import Store
-
-SCHEMA = "hotpath.machines/1"
 
 
 def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]") -> None:
@@ -27,38 +26,24 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "or a unique start of one, is what `hotpath history --machine` takes.",
     )
     add_db_option(parser)
-    parser.add_argument("--json", action="store_true", help=f"print the list as {SCHEMA} JSON")
+    parser.add_argument(
+        "--json", action="store_true", help=f"print the list as {shown.MACHINES_SCHEMA} JSON"
+    )
     parser.set_defaults(handler=run)
 
 
 def run(args: argparse.Namespace) -> int:
     path = db_path(args)
     check_db_path(path, write=False)
-    if not path.exists():
-        if args.json:
-            _print_json([])
-        else:
-            print(f"no runs recorded yet in {path}")
-        return 0
-    store = Store.open(path, create=False)
-    try:
-        found = machines(store)
-    finally:
-        store.close()
+    found = []
+    if path.exists():
+        store = Store.open(path, create=False)
+        try:
+            found = machines(store)
+        finally:
+            store.close()
     if args.json:
-        _print_json([m.to_json() for m in found])
-        return 0
-    if not found:
-        print(f"no runs recorded yet in {path}")
-        return 0
-    print(f"{len(found)} machine(s) in {path}, the one with the newest run first:")
-    for one in found:
-        print()
-        print(f"{one.key}  {one.fingerprint.short_name()}")
-        print(f"  runs: {one.runs}, first {one.first}, last {one.last}")
-        print(f"  {describe(one.fingerprint)}")
+        sys.stdout.write(json.dumps(shown.machines_json(found), indent=2) + "\n")
+    else:
+        sys.stdout.write(shown.machines_text(found, path))
     return 0
-
-
-def _print_json(machines: list[dict[str, object]]) -> None:
-    sys.stdout.write(json.dumps({"schema": SCHEMA, "machines": machines}, indent=2) + "\n")
