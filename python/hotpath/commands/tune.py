@@ -35,6 +35,7 @@ from hotpath.labs.tune.options import (
 )
 from hotpath.labs.tune.plan import Plan, make_plan
 from hotpath.labs.tune.verify import verify
+from hotpath.render import tune_profile as shown
 from hotpath.safetext import escaped
 
 
@@ -150,43 +151,14 @@ def run_list(args: argparse.Namespace) -> int:
     names = profile.builtin_names()
     if not names:
         raise HotpathError(f"no built-in profiles in {profile.BUILTIN_DIR}")
-    print(f"{'profile':<20} {'settings':>8}  summary")
-    for name in names:
-        prof = profile.load(name)
-        print(f"{name:<20} {len(prof.settings):>8}  {prof.summary}")
-    print(f"(from {profile.BUILTIN_DIR}; 'hotpath tune show NAME' for the reasons)")
+    loaded = [profile.load(name) for name in names]
+    sys.stdout.write(shown.profiles(loaded, profile.BUILTIN_DIR))
     return 0
 
 
 def run_show(args: argparse.Namespace) -> int:
     prof = profile.load(args.profile)
-    # Loading refused control characters; escaped() is the second line of defence.
-    print(f"profile {prof.name}: {escaped(prof.summary)}")
-    if prof.source:
-        print(f"source: {escaped(prof.source)}")
-    if prof.includes:
-        print(f"includes: {escaped(', '.join(prof.includes))}")
-    lowering = [(s, s.lowers_security) for s in prof.settings if s.lowers_security is not None]
-    if lowering:
-        print(
-            "\nLOWERS SECURITY: apply and evaluate refuse these unless "
-            f"--allow-security-loss {','.join(prof.loss_names())} names their loss"
-        )
-    for setting, loss in lowering:
-        print(f"  {loss.name}: {setting.name} = {setting.value!r}: {escaped(loss.reason)}")
-    for setting in profile.security_first(prof.settings):
-        keys = " | ".join(k.text for k in setting.keys)
-        flags = []
-        if setting.lowers_security:
-            flags.append(f"LOWERS SECURITY: {setting.lowers_security.name}")
-        if setting.android_only:
-            flags.append("Android only")
-        if setting.origin != prof.name:
-            flags.append(f"from {setting.origin}")
-        tail = f"  [{', '.join(flags)}]" if flags else ""
-        print(f"\n{keys} = {setting.value!r}{tail}")
-        print(f"  why: {escaped(setting.reason)}")
-        print(f"  source: {escaped(setting.source)}")
+    sys.stdout.write(shown.profile(prof, profile.security_first(prof.settings)))
     return 0
 
 
@@ -194,16 +166,11 @@ def run_diff(args: argparse.Namespace) -> int:
     root = checked_root(args)
     prof = profile.load(args.profile)
     plan = make_plan(prof, root)
-    for item in sorted(plan.items, key=lambda i: i.setting.lowers_security is None):
-        mark = "same" if not item.changes else f"{item.current} -> {item.desired}"
-        loss = item.setting.lowers_security
-        tail = f"  LOWERS SECURITY ({loss.name})" if loss else ""
-        print(f"{item.knob.name:<44} {escaped(mark)}{tail}")
-    for skip in plan.skipped:
-        print(f"{skip.setting.name:<44} skipped: {escaped(skip.why)}")
-    for error in plan.errors:
-        print(f"error: {error}", file=sys.stderr)
-    print(f"{len(plan.changes())} of {len(plan.items)} knob(s) would change under {root}")
+    knobs, errors, count = shown.diff(plan, root)
+    sys.stdout.write(knobs)
+    sys.stdout.flush()
+    sys.stderr.write(errors)
+    sys.stdout.write(count)
     return 2 if plan.errors else 0
 
 
