@@ -13,7 +13,7 @@ variant "random", once per node count.
 What the figures do not hold (the formula's limits, the memory, the
 hash_stats and cache_stats text, the chain histogram, the settings) is the
 run's "avc" section; from_run() rebuilds the runner's document from both,
-so render() gives the same table from the stored run.
+so hotpath.render.avc_stats gives the same table from the stored run.
 
 `--seed-table` and `--recommend` take the model and the engine's timing at
 several slot counts in one run: each of their figures has the slot count in
