@@ -10,7 +10,7 @@ import pytest
 
 from hotpath.results import UNITS
 from test_crossing import PROGRAM
-from tune_tree import make_root, profile, setting
+from tune_tree import evaluate_args, make_root, profile, setting
 
 KINDS = ("faster", "slower", "better", "worse", "higher", "lower", "same value",
          "below the threshold", "within one unit", "no evidence of a difference")  # fmt: skip
@@ -35,19 +35,7 @@ def every_lab(cli, tmp_path, monkeypatch, db: str) -> None:
         "crc32c": ("crc32c", "--sizes", "64", "--rounds", "20", "--modes", "latency"),
         "avc": ("avc", "--stats", "--sizes", "512", "--checks", "2000"),
         "crossing": ("crossing", "--count", "8", "--iterations", "3"),
-        "tune": (
-            "tune",
-            "evaluate",
-            str(prof),
-            "--root",
-            str(root),
-            "--rounds",
-            "3",
-            "--warmup",
-            "0",
-            "--command",
-            "quick=true",
-        ),
+        "tune": evaluate_args(prof, root, 3, "quick=true"),
     }
     for lab, args in commands.items():
         for _ in range(2):

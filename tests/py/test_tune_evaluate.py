@@ -27,7 +27,7 @@ from hotpath.labs.tune import profile as profile_mod
 from hotpath.labs.tune.plan import make_plan
 from hotpath.labs.tune.ranktest import mann_whitney_u
 from hotpath.render import tune_evaluate
-from tune_tree import REPO, make_root, profile, setting, tree
+from tune_tree import REPO, evaluate_args, make_root, profile, setting, tree
 
 
 def sleeper(root) -> str:
@@ -67,12 +67,6 @@ def permutation_p(a, b, exhaustive=False):
         splits = [rng.sample(range(len(values)), len(a)) for _ in range(20000)]
     hits = sum(abs(sum(ranks[i] for i in s) - mean) >= observed - 1e-9 for s in splits)
     return hits / len(splits)
-
-
-def evaluate_args(prof: Path, root: Path, rounds: int, command: str, *extra: str) -> list[str]:
-    """`hotpath tune evaluate` on the fake tree with one workload, no warm-up."""
-    return ["tune", "evaluate", str(prof), "--root", str(root), "--rounds", str(rounds),
-            "--warmup", "0", "--command", command, *extra]  # fmt: skip
 
 
 def test_hurting_setting_found_and_named_settings_restored(cli, tmp_path):

@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 
 from hotpath.labs.tune import profile as profile_mod
-from tune_tree import apply_args, make_root, profile, setting, tree
+from tune_tree import apply_args, evaluate_args, make_root, profile, setting, tree
 
 
 @pytest.fixture
@@ -357,17 +357,7 @@ def test_security_lowering_setting_refused_without_naming_the_loss(cli, tmp_path
     for args in (
         apply_args(root, prof),
         apply_args(root, prof, "--dry-run"),
-        [
-            "tune",
-            "evaluate",
-            str(prof),
-            "--root",
-            str(root),
-            "--rounds",
-            "3",
-            "--command",
-            "x=true",
-        ],
+        evaluate_args(prof, root, 3, "x=true"),
         apply_args(root, prof, "--allow-security-loss", "aslr"),  # not this profile's loss
     ):
         res = cli(*args)

@@ -98,5 +98,11 @@ def apply_args(root: Path, prof: Path, *extra: str) -> list[str]:
     return ["tune", "apply", str(prof), "--root", str(root), *extra]
 
 
+def evaluate_args(prof: Path, root: Path, rounds: int, command: str, *extra: str) -> list[str]:
+    """`hotpath tune evaluate` on the fake tree with one workload, no warm-up."""
+    return ["tune", "evaluate", str(prof), "--root", str(root), "--rounds", str(rounds),
+            "--warmup", "0", "--command", command, *extra]  # fmt: skip
+
+
 def normal(text: str) -> str:
     return " ".join(text.split())
