@@ -9,9 +9,10 @@ $HOTPATH_DOT names a dot to use instead of the one on PATH.
 
 import hashlib
 import os
-import shutil
 import subprocess
 from pathlib import Path
+
+from hotpath.tools import find_tool
 
 DOT_ENV = "HOTPATH_DOT"
 TIMEOUT_S = 60
@@ -23,16 +24,7 @@ class GraphvizError(Exception):
 
 def find_dot() -> str:
     """Graphviz dot's path, or GraphvizError with the reason."""
-    explicit = os.environ.get(DOT_ENV)
-    if explicit:
-        found = shutil.which(explicit)
-        if found is None:
-            raise GraphvizError(f"Graphviz dot not found: {DOT_ENV}={explicit}")
-        return found
-    found = shutil.which("dot")
-    if found is None:
-        raise GraphvizError("Graphviz dot not found on PATH (Debian: apt-get install graphviz)")
-    return found
+    return find_tool(DOT_ENV, ("dot",), "Graphviz dot", "graphviz", GraphvizError)
 
 
 def cache_dir() -> Path:

@@ -79,6 +79,7 @@ from hotpath.labs.csum.asmgraph import (
     probe_path,
     reg_form,
 )
+from hotpath.tools import find_tool
 from hotpath.tree import CHECKOUT
 
 ROOT = CHECKOUT
@@ -207,21 +208,6 @@ def _version(command: list[str], pattern: str) -> str | None:
     return match.group(1) if match else None
 
 
-def _which(env: str, names: Sequence[str], what: str, package: str) -> str:
-    """The tool's path; AnalysisError with the reason when there is none."""
-    explicit = os.environ.get(env)
-    if explicit:
-        found = shutil.which(explicit)
-        if found is None:
-            raise AnalysisError(f"{what} not found: {env}={explicit}")
-        return found
-    for name in names:
-        found = shutil.which(name)
-        if found is not None:
-            return found
-    raise AnalysisError(f"{what} not found on PATH (Debian: apt-get install {package})")
-
-
 def find_tools(cc: str = "gcc") -> Tools:
     """gcc and llvm-mca with their versions, or AnalysisError saying which is missing."""
     if not (ROOT / "c" / "csum").is_dir():
@@ -229,7 +215,7 @@ def find_tools(cc: str = "gcc") -> Tools:
     cc_path = shutil.which(cc)
     if cc_path is None:
         raise AnalysisError(f"{cc} not found on PATH (Debian: apt-get install build-essential)")
-    mca = _which(MCA_ENV, ("llvm-mca", "llvm-mca-14"), "llvm-mca", "llvm")
+    mca = find_tool(MCA_ENV, ("llvm-mca", "llvm-mca-14"), "llvm-mca", "llvm", AnalysisError)
     cc_version = _version([cc_path, "-dumpfullversion"], r"^(\S+)")
     mca_version = _version([mca, "--version"], r"LLVM version (\S+)")
     if cc_version is None:
