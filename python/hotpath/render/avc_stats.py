@@ -1,11 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The avc lab's model statistics (`hotpath avc --stats`) as a table, from the
-analyser's document, fresh or rebuilt from a stored run
-(hotpath.labs.avc.stored.from_run)."""
+"""The avc lab's model statistics (`hotpath avc --stats`) as a table and as
+JSON (hotpath.avc-stats/1), from the analyser's document, fresh or rebuilt
+from a stored run (hotpath.labs.avc.stored.from_run)."""
 
 from typing import Any
 
 from hotpath.labs.avc import PRIMITIVE
+
+
+def to_json(schema: str, doc: dict[str, Any], slots: int, run_id: int | None) -> dict[str, Any]:
+    return {"schema": schema, "slots": slots, "run_id": run_id, "analyses": doc["analyses"]}
 
 
 def render(doc: dict[str, Any], slots: int) -> str:

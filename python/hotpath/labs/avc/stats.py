@@ -28,7 +28,7 @@ from hotpath.labs.avc import PRIMITIVE
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.machine import fingerprint
 from hotpath.protocol import Listing, parse_cpu
-from hotpath.render.avc_stats import render
+from hotpath.render import avc_stats as shown
 from hotpath.results import RunResult
 from hotpath.runner import invoke, runner_facts
 
@@ -119,15 +119,10 @@ def run(args: argparse.Namespace, slots: int) -> int:
 
     def show() -> None:
         if getattr(args, "json", False):
-            out = {
-                "schema": avc_stored.SCHEMA,
-                "slots": slots,
-                "run_id": result.run_id,
-                "analyses": doc["analyses"],
-            }
+            out = shown.to_json(avc_stored.SCHEMA, doc, slots, result.run_id)
             sys.stdout.write(json.dumps(out, indent=2) + "\n")
             return
-        sys.stdout.write(render(doc, slots))
+        sys.stdout.write(shown.render(doc, slots))
         if result.run_id is not None:
             sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
 
