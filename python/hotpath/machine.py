@@ -368,6 +368,8 @@ def fingerprint(
         model=cpu.model if cpu else None,
         stepping=cpu.stepping if cpu else None,
         model_name=(cpu.brand if cpu else "") or UNKNOWN,
+        # /proc/cpuinfo, for what only the kernel knows: the microcode
+        # revision it loaded (an MSR cpuid cannot read) and the CPUs online
         microcode=info.get("microcode", UNKNOWN),
         logical_cpus=count or None,
         cpu_features=list(cpu.features) if cpu else [],
