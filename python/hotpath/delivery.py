@@ -11,8 +11,11 @@ Used by the commands and by the labs' own modes (avc --stats, crossing).
 """
 
 import argparse
+import json
+import sys
 from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 
 from hotpath.db.access import check_db_path, db_path, storing
 from hotpath.destination import reason
@@ -71,3 +74,24 @@ def deliver(
     show()
     if problem is not None:
         raise HotpathError(f"{problem}; the results are printed above")
+
+
+def deliver_printed(
+    args: argparse.Namespace,
+    run: RunResult,
+    text: Callable[[], str],
+    doc: Callable[[], dict[str, Any]],
+) -> None:
+    """deliver() with the labs' own printout: with --json the document
+    doc() gives, else text() and the line saying where the run was stored.
+    Both are called after the store, so they can name the run."""
+
+    def show() -> None:
+        if getattr(args, "json", False):
+            sys.stdout.write(json.dumps(doc(), indent=2) + "\n")
+            return
+        sys.stdout.write(text())
+        if run.run_id is not None:
+            sys.stdout.write(f"stored as run {run.run_id} in {db_path(args)}\n")
+
+    deliver(args, run, show)

@@ -21,14 +21,11 @@ choice is made from, and hotpath.render.avc_recommend prints the same text
 """
 
 import argparse
-import json
-import sys
 from dataclasses import dataclass
 from typing import Any
 
 from hotpath import measure
-from hotpath.db.access import db_path
-from hotpath.delivery import check_common, deliver
+from hotpath.delivery import check_common, deliver_printed
 from hotpath.errors import HotpathError, UsageError
 from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
@@ -148,13 +145,7 @@ def run(args: argparse.Namespace) -> int:
         raise HotpathError("--recommend: no configuration could be timed"
                            + (f" ({rec.untimed[0]})" if rec.untimed else ""))  # fmt: skip
 
-    def show() -> None:
-        if getattr(args, "json", False):
-            sys.stdout.write(json.dumps(shown.to_json(rec, result.run_id), indent=2) + "\n")
-            return
-        sys.stdout.write(shown.render(rec))
-        if result.run_id is not None:
-            sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
-
-    deliver(args, result, show)
+    deliver_printed(
+        args, result, lambda: shown.render(rec), lambda: shown.to_json(rec, result.run_id)
+    )
     return 0

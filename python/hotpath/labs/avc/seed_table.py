@@ -29,7 +29,6 @@ seed's figures are constants here, not stored.
 """
 
 import argparse
-import json
 import sys
 from dataclasses import dataclass, field
 from typing import Any
@@ -37,8 +36,7 @@ from typing import Any
 import numpy as np
 
 from hotpath import measure
-from hotpath.db.access import db_path
-from hotpath.delivery import check_common, deliver
+from hotpath.delivery import check_common, deliver_printed
 from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
 from hotpath.labs.avc import stored as avc_stored
@@ -297,13 +295,7 @@ def run(args: argparse.Namespace) -> int:
     )
     tables = from_run(result)  # printed as a stored run renders
 
-    def show() -> None:
-        if getattr(args, "json", False):
-            sys.stdout.write(json.dumps(shown.to_json(tables, result.run_id), indent=2) + "\n")
-            return
-        sys.stdout.write(shown.render(tables))
-        if result.run_id is not None:
-            sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
-
-    deliver(args, result, show)
+    deliver_printed(
+        args, result, lambda: shown.render(tables), lambda: shown.to_json(tables, result.run_id)
+    )
     return 0

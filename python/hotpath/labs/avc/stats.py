@@ -15,13 +15,10 @@ works on two of them.
 """
 
 import argparse
-import json
-import sys
 from typing import Any
 
 from hotpath import measure
-from hotpath.db.access import db_path
-from hotpath.delivery import check_common, deliver
+from hotpath.delivery import check_common, deliver_printed
 from hotpath.errors import RunnerError, UsageError
 from hotpath.inputs import parse_names, parse_sizes
 from hotpath.labs.avc import PRIMITIVE
@@ -117,14 +114,10 @@ def run(args: argparse.Namespace, slots: int) -> int:
     doc = analyses(args, slots)
     result = to_run(args, slots, doc)
 
-    def show() -> None:
-        if getattr(args, "json", False):
-            out = shown.to_json(avc_stored.SCHEMA, doc, slots, result.run_id)
-            sys.stdout.write(json.dumps(out, indent=2) + "\n")
-            return
-        sys.stdout.write(shown.render(doc, slots))
-        if result.run_id is not None:
-            sys.stdout.write(f"stored as run {result.run_id} in {db_path(args)}\n")
-
-    deliver(args, result, show)
+    deliver_printed(
+        args,
+        result,
+        lambda: shown.render(doc, slots),
+        lambda: shown.to_json(avc_stored.SCHEMA, doc, slots, result.run_id),
+    )
     return 0
