@@ -387,10 +387,22 @@ def test_without_network_and_cache_the_run_says_so_once_and_goes_on(cli, tmp_pat
         (bin_dir / tool).chmod(0o755)
     monkeypatch.setenv("PATH", f"{bin_dir}:{Path(sys.executable).parent}:/usr/bin:/bin")
     monkeypatch.setenv("HOTPATH_GUEST_CACHE", str(tmp_path / "empty-cache"))
-    res, doc = run_json(cli, "csum", "--sizes", "40", "--variants", "kernel-2024")
+    # No --variants: the real kernels are asked for (a --variants naming no
+    # linux-* would not even look for them).
+    res, doc = run_json(cli, "csum", "--sizes", "40")
     assert res.status == 0, res.err
     said = [line for line in res.err.splitlines() if "real kernels were not available" in line]
     assert len(said) == 1 and "Temporary failure resolving" in said[0]
+    names = [v["name"] for v in doc["variants"]]
+    assert "kernel-2024" in names and not [n for n in names if n.startswith("linux-")]
+
+
+def test_variants_that_name_no_real_kernel_load_no_kernel_source(cli, tmp_path, monkeypatch):
+    """(issue 38): `--variants kernel-2024` neither prepares nor loads a tree."""
+    monkeypatch.setenv("HOTPATH_GUEST_CACHE", str(tmp_path / "empty-cache"))
+    res, doc = run_json(cli, "csum", "--sizes", "40", "--variants", "kernel-2024")
+    assert res.status == 0, res.err
+    assert "real kernels" not in res.err
     assert [v["name"] for v in doc["variants"]] == ["kernel-2024"]
 
 
