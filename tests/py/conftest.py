@@ -73,6 +73,21 @@ def stored_run(db: Path, run_id: int):
         store.close()
 
 
+def newer_history(path: Path, ahead: int = 1) -> Path:
+    """A history at `path` whose schema version is `ahead` past this
+    hotpath's, as a later release would leave it."""
+    import sqlite3
+
+    from hotpath.store import SCHEMA_VERSION, Store
+
+    Store.open(path).close()
+    conn = sqlite3.connect(path)
+    conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + ahead,))
+    conn.commit()
+    conn.close()
+    return path
+
+
 def history_rows(cli, db: Path) -> list[list[str]]:
     """`hotpath history --db DB`: its rows below the heading, as words."""
     listed = cli("history", "--db", str(db))

@@ -1,12 +1,11 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """Every bad input: exit 2, a message naming the value, nothing written."""
 
-import sqlite3
 from pathlib import Path
 
 import pytest
 
-from hotpath.store import SCHEMA_VERSION, Store
+from conftest import newer_history
 
 pytestmark = pytest.mark.usefixtures("fake_runner")
 
@@ -70,12 +69,7 @@ def test_bad_database(cli, tmp_path: Path, kind):
         (tmp_path / "file").write_text("x")
         db = tmp_path / "file" / "h.sqlite"
     else:
-        db = tmp_path / "new.sqlite"
-        Store.open(db).close()
-        conn = sqlite3.connect(db)
-        conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 5,))
-        conn.commit()
-        conn.close()
+        db = newer_history(tmp_path / "new.sqlite", 5)
     before = db.read_bytes() if db.is_file() else None
     for args in (["csum", "--rounds", "5"], ["calibrate", "--rounds", "5"], ["history"]):
         res = cli(*args, "--db", str(db))

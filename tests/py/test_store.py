@@ -7,6 +7,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
+from conftest import newer_history
 from hotpath.db.access import check_db_path
 from hotpath.errors import StoreError, UsageError
 from hotpath.machine import Fingerprint
@@ -88,12 +89,7 @@ def test_resolve_references(tmp_path: Path):
 
 
 def test_newer_schema_refused(tmp_path: Path):
-    path = tmp_path / "h.sqlite"
-    Store.open(path).close()
-    conn = sqlite3.connect(path)
-    conn.execute("UPDATE schema_version SET version = ?", (SCHEMA_VERSION + 1,))
-    conn.commit()
-    conn.close()
+    path = newer_history(tmp_path / "h.sqlite")
     with pytest.raises(StoreError, match=f"schema version {SCHEMA_VERSION + 1}"):
         check_db_path(path)
     with pytest.raises(StoreError, match="newer hotpath"):
