@@ -117,6 +117,14 @@ static void check_variant_names(const struct hp_run *run)
 
 /* A brought variant's name must be its own in the run: figures are kept
  * by name, and two of one name would show one's figures as the other's. */
+/* The name the @i-th brought variant goes by: --with-as, else its symbol. */
+static const char *with_name(const struct hp_run *run, size_t i)
+{
+	const char *sym = strrchr(run->with[i], ':');
+
+	return run->with_as[i] ? run->with_as[i] : sym ? sym + 1 : run->with[i];
+}
+
 static void check_unique(const struct hp_run *run, const struct hp_variant *v,
 			 size_t k)
 {
@@ -126,13 +134,9 @@ static void check_unique(const struct hp_run *run, const struct hp_variant *v,
 	for (size_t i = 0; i < run->p->nvariants; i++)
 		if (!strcmp(run->p->variants[i].name, v->name))
 			hp_usage_error("--with variant name", v->name, allowed);
-	for (size_t i = 0; i < k; i++) {
-		const char *other = run->with_as[i] ? run->with_as[i]
-						    : strrchr(run->with[i], ':') + 1;
-
-		if (!strcmp(other, v->name))
+	for (size_t i = 0; i < k; i++)
+		if (!strcmp(with_name(run, i), v->name))
 			hp_usage_error("--with variant name", v->name, allowed);
-	}
 }
 
 static void collect_variants(struct hp_run *run)
@@ -148,6 +152,10 @@ static void collect_variants(struct hp_run *run)
 	for (size_t i = 0; i < run->nwith; i++) {
 		struct hp_variant *v = malloc(sizeof(*v));
 
+		/* A file's constructors (a kernel image's init) run as it loads:
+		 * one that ends the process is named by the last of these lines. */
+		fprintf(stderr, "loading %s %s\n", with_name(run, i), run->with[i]);
+		fflush(stderr);
 		*v = load_user(run->with[i], run->with_needs[i]);
 		if (run->with_as[i])
 			v->name = run->with_as[i];
@@ -164,6 +172,10 @@ static void collect_variants(struct hp_run *run)
 		run->vr[n++].v = v;
 	}
 	run->nvr = n;
+	if (run->nwith) {
+		fputs("loaded\n", stderr);
+		fflush(stderr);
+	}
 }
 
 static void gate_all(struct hp_run *run)

@@ -34,6 +34,10 @@ from hotpath.protocol import RunnerFacts, parse_facts
 from hotpath.tree import repo_root
 
 PROGRESS_LINE = re.compile(r"^progress (\d+) (\d+)\s*$")
+# Said before each brought file is loaded, and once when all are: a file
+# whose constructor (or a kernel image's init) ends the runner is named.
+LOADING_LINE = re.compile(r"^loading (\S+) (.*?)\s*$")
+LOADED_LINE = "loaded"
 # The runner's exit status when a variant called exit() (runner.c).
 EXIT_IN_VARIANT = 4
 FACTS_FILE = "runner-facts.json"
@@ -164,6 +168,7 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
     stdout, stderr = proc.stdout, proc.stderr
     chunks: list[bytes] = []
     messages: list[str] = []
+    loading: list[str] = []  # the variant and file being loaded, while it is
 
     def read_stdout() -> None:
         chunks.extend(iter(lambda: os.read(stdout.fileno(), 1 << 16), b""))
@@ -175,6 +180,10 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
             match = PROGRESS_LINE.match(line)
             if match and progress is not None:
                 progress.update(int(match.group(1)), int(match.group(2)))
+            elif (load := LOADING_LINE.match(line)) is not None:
+                loading[:] = [load.group(1), load.group(2).rpartition(":")[0]]
+            elif line.strip() == LOADED_LINE:
+                loading.clear()
             elif not match:
                 messages.append(line)
 
@@ -201,14 +210,25 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
     if status in (2, 3):
         said = errors.removeprefix("hotpath: ")  # the CLI puts it before the first line
         raise UsageError(said or f"runner rejected {' '.join(args)} (exit {status})")
+    if loading and (status not in (0, 2, 3) or not output.strip()):
+        name, path = loading
+        how = f"killed by {signal.Signals(-status).name}" if status < 0 else f"exit {status}"
+        raise RunnerError(
+            f"the runner ended ({how}) while loading variant '{name}' from {path}: its "
+            f"constructor (or a kernel tree's init) ended it; nothing of this run was kept"
+            + (f"\n{errors}" if errors else "")
+        )
     if status == EXIT_IN_VARIANT:
         last = errors.splitlines()[-1] if errors else "a variant ended the runner"
         raise RunnerError(f"{last.removeprefix('hotpath-bench: ')}; nothing of this run was kept")
+    # The runner's own words, not its whole command line (a kernel tree's
+    # adds a sandbox's and every object's): what it was asked to run.
+    asked = " ".join([runner.executable.name, *args[:3]]) + (" ..." if len(args) > 3 else "")
     if status < 0:
         killer = signal.Signals(-status).name
-        raise RunnerError(f"runner killed by {killer}: {' '.join(command)}\n{errors}".rstrip())
+        raise RunnerError(f"runner killed by {killer}: {asked}\n{errors}".rstrip())
     if status != 0:
-        raise RunnerError(f"runner failed (exit {status}): {' '.join(command)}\n{errors}".rstrip())
+        raise RunnerError(f"runner failed (exit {status}): {asked}\n{errors}".rstrip())
     try:
         return json.loads(output)
     except json.JSONDecodeError as err:

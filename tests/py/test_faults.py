@@ -110,6 +110,24 @@ def test_ending_the_runner_names_the_variant(cli, bad_c: Path, function, called)
     assert "Traceback" not in res.err and "Exception in thread" not in res.err
 
 
+@pytest.mark.parametrize(
+    "constructor, how", [("_exit(0)", "exit 0"), ("__builtin_trap()", "killed by SIGILL")]
+)
+def test_a_constructor_that_ends_the_runner_names_its_variant(cli, tmp_path, constructor, how):
+    """(issue 40, item 16): "runner printed invalid JSON", or "killed by
+    SIGILL" with the runner's whole command line, named nothing."""
+    src = tmp_path / "ctor.c"
+    src.write_text(
+        "#include <stdint.h>\n#include <unistd.h>\n"
+        f"__attribute__((constructor)) static void bye(void) {{ {constructor}; }}\n"
+        "uint32_t mine(const void *b, int len, uint32_t s) { return s; }\n"
+    )
+    res = cli(*ARGS, "--with", f"{src}:mine")
+    assert res.status == 1, res.err
+    assert f"the runner ended ({how}) while loading variant 'mine' from " in res.err
+    assert "invalid JSON" not in res.err and "--primitive" not in res.err
+
+
 def start(bad_c: Path, tmp_path: Path, function: str, *args: str) -> subprocess.Popen:
     """hotpath in a process of its own, its temporary folder (and so its
     runner's command line, which names the variant's .so) in tmp_path/tmp."""
