@@ -123,7 +123,7 @@ def from_run(run: RunResult) -> Recommendation:
 
 
 def run(args: argparse.Namespace) -> int:
-    """--recommend (alternate() has checked --checks): the choice and its
+    """--recommend (command.run() has checked --checks): the choice and its
     table, kept in the history."""
     check_rounds(args.rounds)
     check_repeat(getattr(args, "repeat", 1))

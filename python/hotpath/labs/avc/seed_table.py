@@ -284,7 +284,7 @@ def targets(model: dict[Any, dict[str, Any]], timed: dict[Any, tuple[float, floa
 
 
 def run(args: argparse.Namespace) -> int:
-    """--seed-table (alternate() has checked --checks): the tables, kept in the history."""
+    """--seed-table (command.run() has checked --checks): the tables, kept in the history."""
     check_rounds(args.rounds)
     check_repeat(getattr(args, "repeat", 1))
     check_common(args)  # the history can be written, before anything runs

@@ -108,7 +108,7 @@ def to_run(args: argparse.Namespace, slots: int, doc: dict[str, Any]) -> RunResu
 
 
 def run(args: argparse.Namespace, slots: int) -> int:
-    """--stats (alternate() has checked --checks): the table, kept in the history."""
+    """--stats (command.run() has checked --checks): the table, kept in the history."""
     check_runs(args.runs)
     check_common(args)  # the history can be written, before anything runs
     doc = analyses(args, slots)
