@@ -177,7 +177,15 @@ class Want:
 
 @dataclass(frozen=True)
 class SeedTable:
-    """A seed's tables, behind one flag of the lab's subcommand."""
+    """A seed's tables, behind one flag of the lab's subcommand.
+
+    Every lab declares its seed tables here, and `hotpath <lab> --FLAG`
+    finds them the same way (commands/lab/seedtable.py). Most are cells
+    of the engine, measured and their claims evaluated by hotpath.seedtables;
+    one that is not (`own`: avc's, a cache model beside timed lookups and
+    a fitted cost) is measured and printed by its lab's seed_table hook
+    (hotpath.labs.hooks.LabHooks), and has no tables here.
+    """
 
     flag: str  # "skb-table": the option is --skb-table
     help: str
@@ -185,6 +193,12 @@ class SeedTable:
     tables: tuple[TableSpec, ...]
     modes: tuple[str, ...]  # default; --modes chooses
     header: tuple[str, ...] = ()  # lines printed once above the tables
+    own: bool = False  # measured by the lab's seed_table hook, not from engine cells
+
+    @property
+    def dest(self) -> str:
+        """Its flag's attribute in the parsed arguments."""
+        return "seed_table_" + self.flag.replace("-", "_")
 
     def wants(self) -> list[Want]:
         by_primitive: dict[str, list[Coord]] = {}

@@ -243,7 +243,7 @@ def _claims(lab: Lab, run: RunResult, threshold: float) -> tuple[list[Finding], 
     counted: Counter[str] = Counter()
     for seed in lab.seed_tables:
         wanted = tuple(m for m in seed.modes if m in modes)
-        if not wanted:
+        if seed.own or not wanted:  # a lab's own seed table has no claims here
             continue
         per_claim: dict[str, list[tuple[str, seedtables.Verdict]]] = {}
         for table in seedtables.evaluate(seed, run, wanted, threshold).tables:

@@ -321,3 +321,19 @@ def test_lab_tables_are_declared_as_data():
     (want,) = ladder.wants()
     assert want.sizes == (40,) and want.aligns == (0, 1)
     assert "seed-two-streams-published" in want.variants and "kernel-5.17-rc" in want.variants
+
+
+def test_every_seed_table_is_declared_in_its_labs_spec():
+    """One mechanism (issue 38): every lab's seed tables are its spec's
+    SeedTables behind a flag each; a table of the lab's own measuring
+    (avc's model and fitted cost) says so and has the hook that measures it."""
+    from hotpath.commands import labs
+    from hotpath.labs import ALL_LABS, LABS
+
+    assert [(s.flag, s.own) for s in LABS["avc"].seed_tables] == [("seed-table", True)]
+    for lab in ALL_LABS:
+        for seed in lab.seed_tables:
+            if seed.own:
+                assert labs.hooks(lab.name).seed_table is not None and not seed.tables
+            else:
+                assert seed.tables, (lab.name, seed.flag)

@@ -51,3 +51,5 @@ class LabHooks:
     summarize: "Callable[[RunResult], LabSummary] | None" = None
     # Files of its own in a report folder (crossing.md), from the run alone.
     write_files: "Callable[[RunResult, Path], list[Path]] | None" = None
+    # A seed table of its own measuring (SeedTable.own: avc's): args -> exit status.
+    seed_table: "Callable[[argparse.Namespace], int] | None" = None

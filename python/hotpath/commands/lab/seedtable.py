@@ -29,34 +29,38 @@ FIXED = (("sizes", "--sizes"), ("align", "--align"), ("variants", "--variants"),
          ("primitive", "--primitive"), ("with_", "--with"))  # fmt: skip
 
 
-def dest(seed: SeedTable) -> str:
-    return "seed_table_" + seed.flag.replace("-", "_")
+def _claimed(lab: Lab) -> list[SeedTable]:
+    """The lab's seed tables whose claims are evaluated here (not its own)."""
+    return [seed for seed in lab.seed_tables if not seed.own]
 
 
 def add_flags(parser: argparse.ArgumentParser, lab: Lab) -> None:
     for seed in lab.seed_tables:
-        parser.add_argument(f"--{seed.flag}", dest=dest(seed), action="store_true", help=seed.help)
-    if lab.seed_tables:
-        flags = ", ".join(f"--{seed.flag}" for seed in lab.seed_tables)
+        parser.add_argument(f"--{seed.flag}", dest=seed.dest, action="store_true", help=seed.help)
+    if _claimed(lab):
+        flags = ", ".join(f"--{seed.flag}" for seed in _claimed(lab))
         add_threshold_option(parser, 0.0, f"the seed's claims ({flags})")
 
 
 def chosen(args: argparse.Namespace, lab: Lab) -> SeedTable | None:
-    """The seed table asked for, after refusing options it cannot take."""
-    picked = [seed for seed in lab.seed_tables if getattr(args, dest(seed), False)]
+    """The seed table asked for, after refusing options it cannot take (a
+    table of the lab's own measuring refuses its own: SeedTable.own)."""
+    picked = [seed for seed in lab.seed_tables if getattr(args, seed.dest, False)]
     threshold = getattr(args, "threshold", 0.0)
     check_threshold(threshold)
+    if (not picked or picked[0].own) and threshold:
+        raise UsageError(
+            f"--threshold '{threshold}': it decides the seed's claims; allowed only with "
+            + ", ".join(f"--{seed.flag}" for seed in _claimed(lab))
+        )
     if not picked:
-        if threshold:
-            raise UsageError(
-                f"--threshold '{threshold}': it decides the seed's claims; allowed only with "
-                + ", ".join(f"--{seed.flag}" for seed in lab.seed_tables)
-            )
         return None
     if len(picked) > 1:
         flags = ", ".join(f"--{seed.flag}" for seed in picked)
         raise UsageError(f"{flags}: one seed table at a time")
     seed = picked[0]
+    if seed.own:
+        return seed
     for attr, option in FIXED:
         value = getattr(args, attr, None)
         if value is not None and value != []:

@@ -1,7 +1,7 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""The avc lab's own modes (LabHooks.own_command): --stats, --seed-table and
---recommend instead of timing; the timed lookups' node counts checked
-before anything runs."""
+"""The avc lab's own modes (LabHooks.own_command): --stats and --recommend
+instead of timing, the timed lookups' node counts checked before anything
+runs; and its seed table (LabHooks.seed_table, `--seed-table`)."""
 
 import argparse
 
@@ -14,8 +14,8 @@ from hotpath.labs.avc import stats as avc_stats
 
 
 def run(args: argparse.Namespace) -> int | None:
-    """--stats, --seed-table or --recommend instead of timing; None when not asked."""
-    asked = [flag for flag in ("stats", "seed_table", "recommend") if getattr(args, flag)]
+    """--stats or --recommend instead of timing; None when not asked."""
+    asked = [flag for flag in ("stats", "recommend") if getattr(args, flag)]
     if not asked:
         if args.trace is not None:
             raise UsageError(f"--trace '{args.trace}': allowed only with --stats or --recommend")
@@ -29,13 +29,20 @@ def run(args: argparse.Namespace) -> int | None:
     if len(asked) > 1:
         raise UsageError("one of --stats, --seed-table, --recommend at a time")
     avc_stats.check_checks(args.checks)
-    if args.seed_table:
-        if args.trace is not None or args.sizes is not None:
-            raise UsageError(
-                "--seed-table: sets its own configurations; allowed beside it: "
-                "--checks, --rounds, --repeat, --json, --db, --no-store"
-            )
-        return avc_seed_table.run(args)
     if args.recommend:
         return avc_recommend.run(args)
     return avc_stats.run(args, _slots(args.slots))
+
+
+def seed_table(args: argparse.Namespace) -> int:
+    """--seed-table: seed 004's tables (labs/avc/seed_table.py), after
+    refusing what it cannot take beside it."""
+    if args.stats or args.recommend:
+        raise UsageError("one of --stats, --seed-table, --recommend at a time")
+    if args.trace is not None or args.sizes is not None:
+        raise UsageError(
+            "--seed-table: sets its own configurations; allowed beside it: "
+            "--checks, --rounds, --repeat, --json, --db, --no-store"
+        )
+    avc_stats.check_checks(args.checks)
+    return avc_seed_table.run(args)

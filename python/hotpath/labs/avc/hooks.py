@@ -6,7 +6,7 @@ import argparse
 from pathlib import Path
 
 from hotpath.labs.avc import DEFAULT_CHECKS, DEFAULT_SLOTS, _slots
-from hotpath.labs.avc.command import run
+from hotpath.labs.avc.command import run, seed_table
 from hotpath.labs.hooks import LabHooks
 
 
@@ -44,14 +44,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
     parser.add_argument(
-        "--seed-table",
-        action="store_true",
-        help="seed 004's two tables: utilisation/longest chain (model, with the random "
-        "limit) and avc_search_node() latency (timed) for the seed's configurations, "
-        "the seed's figures beside",
-    )
-
-    parser.add_argument(
         "--recommend",
         action="store_true",
         help="the slot count (2^9..2^14) and hash whose lookups are within 5%% of the "
@@ -73,4 +65,6 @@ def runner_args(args: argparse.Namespace) -> list[str]:
     return ["--param", f"slots={_slots(args.slots)}"]
 
 
-HOOKS = LabHooks(add_arguments=add_arguments, runner_args=runner_args, own_command=run)
+HOOKS = LabHooks(
+    add_arguments=add_arguments, runner_args=runner_args, own_command=run, seed_table=seed_table
+)
