@@ -154,7 +154,11 @@ def _kernel_config(value: str) -> str:
 
 
 def real_kernels(
-    args: argparse.Namespace, lab: Lab, runner: Runner, wanted: Sequence[str] | None = None
+    args: argparse.Namespace,
+    lab: Lab,
+    runner: Runner,
+    wanted: Sequence[str] | None = None,
+    primitives: Sequence[str] | None = None,
 ) -> "KernelSet":
     """The real kernels' variants a lab command times: none for a lab
     without, or when --variants names none of them (every real kernel's
@@ -163,7 +167,7 @@ def real_kernels(
     from hotpath.kernelsrc import contain, layouts, variants
 
     named = wanted is None or any(name.startswith("linux-") for name in wanted)
-    if not layouts.timed_files(lab.name) or not (named or args.kernel_tree):
+    if not layouts.timed_files(lab.name, primitives) or not (named or args.kernel_tree):
         return variants.KernelSet()
     contain.trust(args.trust_tree)
     return variants.lab_kernels(
@@ -174,4 +178,5 @@ def real_kernels(
         runner.build,
         mitigations=args.mitigations,
         config=args.kernel_config,
+        primitives=primitives,
     )

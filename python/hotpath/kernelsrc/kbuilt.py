@@ -23,58 +23,14 @@ import os
 import signal
 import stat
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import dataclass
 from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import contain, kbuild, kload
-from hotpath.kernelsrc.layouts import AVC, CRC32C_INTEL, CSUM, Component, Entry
-
-
-@dataclass(frozen=True)
-class KbuildComponent:
-    """A layout's code as Kbuild builds it: the tree's objects, the glue."""
-
-    layout: Component  # the files and symbols a tree must have, the entries
-    targets: tuple[str, ...]  # single-object make targets of the tree
-    glue: str  # the glue source in the repository, built with M=
-    includes: tuple[str, ...] = ()  # tree files the glue #includes whole
-    init: str | None = None  # run once when the image loads
-    include_dirs: tuple[str, ...] = ()  # tree folders for the included files' own headers
-    needs: tuple[str, ...] = ()  # tree objects built first (they generate headers)
-    # The included file's functions that are not timed reach symbols no
-    # runtime has: they become traps (stubs), named in the origin line.
-    stub_unreached: bool = False
-
-
-KBUILD_COMPONENTS = (
-    KbuildComponent(
-        layout=CSUM,
-        targets=(
-            "arch/x86/lib/csum-partial_64.o",
-            "arch/x86/lib/csum-wrappers_64.o",
-            "arch/x86/lib/csum-copy_64.o",
-        ),
-        glue="c/kload/glue/csum.c",
-    ),
-    KbuildComponent(
-        layout=CRC32C_INTEL,
-        targets=("arch/x86/crypto/crc32c-pcl-intel-asm_64.o",),
-        glue="c/kload/glue/crc32c_intel.c",
-        includes=("arch/x86/crypto/crc32c-intel_glue.c",),
-        init="hp_glue_init",
-    ),
-    KbuildComponent(
-        layout=AVC,
-        targets=(),
-        glue="c/kload/glue/avc.c",
-        includes=("security/selinux/avc.c",),
-        include_dirs=("security/selinux", "security/selinux/include"),
-        needs=("security/selinux/avc.o",),  # generates flask.h and av_permissions.h
-        stub_unreached=True,
-    ),
-)
+from hotpath.kernelsrc.layouts import KBUILD_COMPONENTS, Entry
+from hotpath.kernelsrc.shapes import KbuildComponent
 
 
 @dataclass(frozen=True)
@@ -101,20 +57,30 @@ class Loaded:
         )
 
 
-def kbuild_components(lab: str) -> tuple[KbuildComponent, ...]:
-    return tuple(c for c in KBUILD_COMPONENTS if c.layout.lab == lab)
+def kbuild_components(
+    lab: str, primitives: Collection[str] | None = None
+) -> tuple[KbuildComponent, ...]:
+    """The lab's Kbuild components; with `primitives`, those with an entry of one."""
+    return tuple(
+        c
+        for c in KBUILD_COMPONENTS
+        if c.layout.lab == lab
+        and (primitives is None or any(e.primitive in primitives for e in c.layout.entries))
+    )
 
 
-def _glue_source(component: KbuildComponent, tree: kbuild.PreparedTree, repo: Path) -> Path:
+def _glue_source(
+    glue: str, component: KbuildComponent, tree: kbuild.PreparedTree, repo: Path
+) -> Path:
     """The glue as built: the tree files it wraps included by absolute path
     first (their static functions become the glue's), then hotpath's file."""
-    own = (repo / component.glue).read_text()
+    own = (repo / glue).read_text()
     head = "".join(f'#include "{tree.root / f}"\n' for f in component.includes)
     if not head:
-        return repo / component.glue
+        return repo / glue
     folder = tree.entry / "hotpath-glue-src"
     folder.mkdir(parents=True, exist_ok=True)
-    source = folder / Path(component.glue).name
+    source = folder / Path(glue).name
     text = head + own
     if not source.is_file() or source.read_text() != text:
         partial = source.with_suffix(".partial")
@@ -182,21 +148,24 @@ def load_component(
     runner_build: Path,
 ) -> Loaded:
     """Build the component's objects and glue in `tree`, write the spec, check the load."""
-    objects = kbuild.build_objects(tree, list(component.targets))
-    glue = kbuild.build_glue(
-        tree,
-        _glue_source(component, tree, repo),
-        "hp_glue_" + Path(component.glue).stem,
-        ccflags=[f"-I{tree.root / d}" for d in component.include_dirs],
-        needs=component.needs,
-    )
+    objects = kbuild.build_objects(tree, list(component.targets)) if component.targets else []
+    if component.glue is not None:
+        objects.append(
+            kbuild.build_glue(
+                tree,
+                _glue_source(component.glue, component, tree, repo),
+                "hp_glue_" + Path(component.glue).stem,
+                ccflags=[f"-I{tree.root / d}" for d in component.include_dirs],
+                needs=component.needs,
+            )
+        )
     runtime = runner_build / "kruntime.o"
     if not runtime.is_file():
         raise HotpathError(f"the runner's build {runner_build} has no kruntime.o (make)")
 
     def spec_with(stubs: tuple[str, ...]) -> Path:
         return kload.write_spec(
-            tree.root, [*objects, glue], runtime, mits, tree.entry / "kload", component.init, stubs
+            tree.root, objects, runtime, mits, tree.entry / "kload", component.init, stubs
         )
 
     entries = component.layout.entries
@@ -263,12 +232,15 @@ def layout_problem(read: Reader, component: KbuildComponent) -> str | None:
     return None
 
 
-def fitting(read: Reader, lab: str, what: str) -> list[KbuildComponent]:
+def fitting(
+    read: Reader, lab: str, what: str, primitives: Collection[str] | None = None
+) -> list[KbuildComponent]:
     """The lab's Kbuild components a tree has (its files read by `read`),
-    checked before anything is built; UsageError naming the tree (`what`)
-    and what each component lacks when it has none."""
+    those of `primitives` only when given, checked before anything is
+    built; UsageError naming the tree (`what`) and what each component
+    lacks when it has none."""
     found, problems = [], []
-    for component in kbuild_components(lab):
+    for component in kbuild_components(lab, primitives):
         problem = layout_problem(read, component)
         if problem is None:
             found.append(component)
@@ -279,6 +251,8 @@ def fitting(read: Reader, lab: str, what: str) -> list[KbuildComponent]:
     raise UsageError(f"{what}: no {lab} layout: {'; '.join(problems)}")
 
 
-def fitting_kbuild(tree: kbuild.PreparedTree, lab: str) -> list[KbuildComponent]:
+def fitting_kbuild(
+    tree: kbuild.PreparedTree, lab: str, primitives: Collection[str] | None = None
+) -> list[KbuildComponent]:
     """The lab's Kbuild components the prepared tree has; UsageError naming what each lacks."""
-    return fitting(folder_reader(tree.root), lab, f"{tree.name} ({tree.where})")
+    return fitting(folder_reader(tree.root), lab, f"{tree.name} ({tree.where})", primitives)

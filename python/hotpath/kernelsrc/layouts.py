@@ -5,8 +5,10 @@ A component is one piece of the kernel's x86 code in one file layout: the
 tree files it is made of (files: every one must be there), the symbols
 they must contain, and the entries: each a variant, its primitive and the
 symbol the runner calls (the kernel's own, or a function of hotpath's
-glue where the kernel has none with the primitive's signature). How a
-component is built, by the tree's own Kbuild, is kbuilt.py's.
+glue where the kernel has none with the primitive's signature). What the
+tree's own Kbuild builds of each (its targets, hotpath's glue) is here
+too (KBUILD_COMPONENTS); building and loading them is kbuilt.py's. The
+fn lab's components are the catalogue's (catalogue.py).
 
 A tree is checked against a component before anything is built: every
 file present and every symbol it names found in it, else the tree is
@@ -20,32 +22,10 @@ arch/x86/lib/crc32-glue.c) is refused for the crc32c lab, naming what
 it lacks.
 """
 
-from dataclasses import dataclass
+from collections.abc import Collection
 
-
-@dataclass(frozen=True)
-class Entry:
-    """One variant a component gives: `suffix` "" is the kernel's own entry."""
-
-    primitive: str
-    symbol: str
-    suffix: str
-    where: str  # the tree file the timed code is in
-    desc: str
-    needs: tuple[str, ...] = ()
-    promise: int = 0  # the primitive's promise value (c/include/hotpath/<lab>.h)
-    min_len: int = 0  # the shortest length it is defined for
-
-
-@dataclass(frozen=True)
-class Component:
-    name: str
-    lab: str
-    kernels: str  # the releases with this layout, for messages
-    files: tuple[str, ...]  # tree files the code is in: each must be there
-    symbols: tuple[tuple[str, str], ...]  # (file, text) each must contain
-    entries: tuple[Entry, ...]
-
+from hotpath.kernelsrc.catalogue import FN_KBUILD, FN_LAYOUTS
+from hotpath.kernelsrc.shapes import Component, Entry, KbuildComponent
 
 CSUM = Component(
     name="csum",
@@ -179,13 +159,48 @@ AVC = Component(
     ),
 )
 
-COMPONENTS: tuple[Component, ...] = (CSUM, CRC32C_INTEL, AVC)
+KBUILD_COMPONENTS = (
+    KbuildComponent(
+        layout=CSUM,
+        targets=(
+            "arch/x86/lib/csum-partial_64.o",
+            "arch/x86/lib/csum-wrappers_64.o",
+            "arch/x86/lib/csum-copy_64.o",
+        ),
+        glue="c/kload/glue/csum.c",
+    ),
+    KbuildComponent(
+        layout=CRC32C_INTEL,
+        targets=("arch/x86/crypto/crc32c-pcl-intel-asm_64.o",),
+        glue="c/kload/glue/crc32c_intel.c",
+        includes=("arch/x86/crypto/crc32c-intel_glue.c",),
+        init="hp_glue_init",
+    ),
+    KbuildComponent(
+        layout=AVC,
+        targets=(),
+        glue="c/kload/glue/avc.c",
+        includes=("security/selinux/avc.c",),
+        include_dirs=("security/selinux", "security/selinux/include"),
+        needs=("security/selinux/avc.o",),  # generates flask.h and av_permissions.h
+        stub_unreached=True,
+    ),
+    *FN_KBUILD,
+)
+
+COMPONENTS: tuple[Component, ...] = (CSUM, CRC32C_INTEL, AVC, *FN_LAYOUTS)
 
 
-def components_for(lab: str) -> tuple[Component, ...]:
-    return tuple(c for c in COMPONENTS if c.lab == lab)
+def components_for(lab: str, primitives: Collection[str] | None = None) -> tuple[Component, ...]:
+    """The lab's components; with `primitives`, those with an entry of one."""
+    return tuple(
+        c
+        for c in COMPONENTS
+        if c.lab == lab
+        and (primitives is None or any(e.primitive in primitives for e in c.entries))
+    )
 
 
-def timed_files(lab: str) -> tuple[str, ...]:
+def timed_files(lab: str, primitives: Collection[str] | None = None) -> tuple[str, ...]:
     """The tree files whose code the lab times (none: no kernel variants)."""
-    return tuple(dict.fromkeys(f for c in components_for(lab) for f in c.files))
+    return tuple(dict.fromkeys(f for c in components_for(lab, primitives) for f in c.files))

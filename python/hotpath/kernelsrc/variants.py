@@ -4,7 +4,7 @@ the developer's, each built, loaded and checked (the package's docstring
 says how)."""
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Collection, Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -88,7 +88,13 @@ def _kbuild_variants(
 
 
 def _debian_kernels(
-    lab: str, modes: list[str], repo: Path, runner_build: Path, log: Log, found: "KernelSet"
+    lab: str,
+    primitives: Collection[str] | None,
+    modes: list[str],
+    repo: Path,
+    runner_build: Path,
+    log: Log,
+    found: "KernelSet",
 ) -> list[str]:
     """Debian's trees' variants, from their Kbuild objects, into `found`;
     their names. A tree that cannot be prepared or loaded is said and left out."""
@@ -96,7 +102,7 @@ def _debian_kernels(
     for short in kbuild.SHORTS:
         try:
             tree = kbuild.prepare_debian(short, allow_fetch=True, log=log)
-            components = fitting_kbuild(tree, lab)
+            components = fitting_kbuild(tree, lab, primitives)
         except (HotpathError, UsageError, OSError) as err:
             absent.append(f"linux-{short}: {str(err).splitlines()[0]}")
             continue
@@ -167,10 +173,12 @@ def lab_kernels(
     log: Log = _stderr,
     mitigations: str = "off",
     config: str = "auto",
+    primitives: Collection[str] | None = None,
 ) -> KernelSet:
     """The real kernels' variants of `lab`, each tree's Kbuild objects once
     per --mitigations mode ("off,host" for both): Debian's (when `debian`),
-    then each --kernel-tree, prepared with `config` (--kernel-config).
+    then each --kernel-tree, prepared with `config` (--kernel-config);
+    with `primitives`, only the components that time one of them are built.
 
     A tree the user named that cannot be placed, prepared, built or loaded
     is refused (UsageError, exit 2, naming it and why: the command and its
@@ -183,7 +191,8 @@ def lab_kernels(
         kload.mitigations(mode)  # UsageError naming a mode not allowed
     devtrees.check_config(config)
     found = KernelSet()
-    if not timed_files(lab):
+    files = timed_files(lab, primitives)
+    if not files:
         return found
     if not (runner_build / "libhotpath.so").is_file():
         # A stand-in runner (the Python tests'): nothing to load into.
@@ -191,13 +200,18 @@ def lab_kernels(
         if tree_specs:
             raise UsageError(f"--kernel-tree: {found.missing[0]} to load the tree's code into")
         return found
-    mine = [tree for spec in tree_specs for tree in parse_kernel_tree(spec, timed_files(lab))]
+    mine = [tree for spec in tree_specs for tree in parse_kernel_tree(spec, files)]
     components = [
-        fitting(tree.read, lab, f"--kernel-tree '{tree.spec}': {tree.name} (Linux {tree.version})")
+        fitting(
+            tree.read,
+            lab,
+            f"--kernel-tree '{tree.spec}': {tree.name} (Linux {tree.version})",
+            primitives,
+        )
         for tree in mine
     ]
     _same_names([tree.name for tree in mine])
-    ours = _debian_kernels(lab, modes, repo, runner_build, log, found) if debian else []
+    ours = _debian_kernels(lab, primitives, modes, repo, runner_build, log, found) if debian else []
     _same_names([*ours, *(tree.name for tree in mine)])
     for tree, fit in zip(mine, components, strict=True):
         found.variants += _user_variants(tree, fit, lab, modes, config, repo, runner_build, log)

@@ -148,7 +148,7 @@ def run(args: argparse.Namespace, lab: Lab) -> int:
     present = measure.require_primitives(
         lab.name, lab.chosen(known.lab_members(lab.name), args.primitive)
     )
-    kernels = real_kernels(args, lab, runner, wanted)
+    kernels = real_kernels(args, lab, runner, wanted, present)
     if wanted:
         measure.check_variants(known, present, wanted, extra=kernels.names())
     if user_specs:  # brought variants go with the first primitive
