@@ -305,8 +305,10 @@ def test_a_working_tree_is_named_after_head_and_dirty(tmp_path):
     assert tree.name == "linux-HEAD+dirty" and "uncommitted changes" in tree.said
     git(repo, "commit", "-qam", "two")
     revs = trees.parse_kernel_tree(f"{repo}@HEAD~1,HEAD", ())
-    assert [t.name for t in revs] == ["linux-HEAD-1", "linux-HEAD"]
+    assert [t.name for t in revs] == ["linux-HEAD~1", "linux-HEAD"]  # as written
     assert revs[0].read("arch/x86/lib/csum-partial_64.c") == b"/* */\n"
+    with pytest.raises(UsageError, match=r"revision 'HEAD\$\(id\)'; allowed: letters"):
+        trees.parse_kernel_tree(f"{repo}@HEAD$(id)", ())
     plain = write_tree(tmp_path / "plain", {"Makefile": MAKEFILE})
     (tree,) = trees.parse_kernel_tree(str(plain), ())
     assert tree.name == "linux-6.18.0-rc1" and tree.said == "not a git checkout"

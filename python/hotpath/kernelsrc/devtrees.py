@@ -18,7 +18,6 @@ Debian's trees, the cache's layout and the building itself: kbuild.py.
 import dataclasses
 import hashlib
 import os
-import re
 import shutil
 import time
 from collections.abc import Callable, Iterable
@@ -127,7 +126,7 @@ def prepare_worktree(
     key = sha[:12] + ("+work" if patch is not None else "")
     # Named after the revision asked for now: an entry is kept per commit,
     # and another name of the same commit (a tag, HEAD) finds it too.
-    name = "linux-" + re.sub(r"[^A-Za-z0-9._+-]", "-", rev)
+    name = "linux-" + rev  # as trees.revision_name checked it
     where = f"{repo} at {rev} (commit {sha[:12]}), {config_words}, in a git worktree"
 
     def wanted(facts: dict[str, object]) -> bool:

@@ -8,8 +8,9 @@
   or untracked), `linux-<version>` outside git.
 - `--kernel-tree DIR@REV[,REV...]`: each revision a commit, prepared in a
   git worktree of the cache, never the developer's checkout
-  (devtrees.prepare_worktree): `linux-<REV>`, every character of REV that
-  is not a letter, digit or one of `._+-` made `-` (HEAD~1: linux-HEAD-1).
+  (devtrees.prepare_worktree): `linux-<REV>`, REV spelt as the user wrote
+  it (`linux-HEAD~1`, `linux-v6.8`, `linux-origin/main`); a revision with
+  a character outside REVISION_TEXT is refused (exit 2).
   DIR is the top of a git checkout, or a bare repository.
 
 Everything that can be checked before a tree is built is checked when
@@ -113,8 +114,25 @@ def _describe(root: Path, rev: str) -> str:
     return done.stdout.decode().strip() if done.returncode == 0 else rev
 
 
+# What a revision's name may hold: git's revision syntax (HEAD~1, v6.8^,
+# HEAD@{1}, origin/main) without a shell's quoting characters, spaces or
+# the `,` and `:` that --kernel-tree and RUN:VARIANT split on.
+REVISION_TEXT = re.compile(r"[A-Za-z0-9._+~^@{}/-]+")
+
+
+def revision_name(rev: str, spec: str) -> str:
+    """A revision's variant name, spelt as written: linux-HEAD~1."""
+    if not REVISION_TEXT.fullmatch(rev):
+        raise UsageError(
+            f"--kernel-tree '{spec}': revision {rev!a}; allowed: letters, digits and "
+            "._+~^@{}/- (a commit, tag or branch as git spells it)"
+        )
+    return "linux-" + rev
+
+
 def revision_tree(spec: str, root: Path, rev: str) -> UserTree:
     """A commit of the repository at `root`, its files read with git show."""
+    name = revision_name(rev, spec)
     done = _git(root, "rev-parse", "--verify", "--quiet", f"{rev}^{{commit}}")
     if done.returncode != 0:
         raise UsageError(
@@ -137,7 +155,6 @@ def revision_tree(spec: str, root: Path, rev: str) -> UserTree:
         return shown.stdout if shown.returncode == 0 else None
 
     version = makefile_version(_text(read("Makefile")), f"{root} at {rev}")
-    name = "linux-" + re.sub(r"[^A-Za-z0-9._+-]", "-", rev)
     said = f"git describe {_describe(root, commit)}"
     return UserTree(spec, root, rev, name, version, said, read)
 
