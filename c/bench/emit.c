@@ -2,6 +2,8 @@
 /*
  * The runner's JSON output (schema hotpath.bench/1, docs/runner-protocol.md).
  */
+#include <hotpath/crc32c.h>
+#include <hotpath/csum.h>
 #include <hotpath/dispatch.h>
 
 #include "runner.h"
@@ -89,6 +91,50 @@ void hp_emit_row_steps(struct hp_json *j, const struct hp_dispatch_row *row)
 	hp_json_obj_end(j);
 }
 
+/* One key's steps as this CPU runs them: each method after its fallback
+ * (an avx512 step is avx2 where AVX-512 is missing or hidden), a step that
+ * repeats the one before merged into it, as the plans merge them. */
+static void emit_runs_key(struct hp_json *j, int prim, const struct hp_steps *steps)
+{
+	int last = -1;
+
+	hp_json_arr_begin(j);
+	for (int i = 0; i < steps->n; i++) {
+		int m = prim == HP_DISPATCH_CSUM ?
+			(int)hp__csum_method_runs((enum hp_csum_path)steps->method[i]) :
+			hp__crc32c_method_runs(steps->method[i]);
+
+		/* the checksum's first step is its adc chains, whatever it says */
+		if (prim == HP_DISPATCH_CSUM && i == 0)
+			m = HP_CSUM_PATH_SCALAR;
+		if (m == last)
+			continue;
+		last = m;
+		hp_json_arr_begin(j);
+		hp_json_str(j, hp_dispatch_method_name(prim, m));
+		hp_json_uint(j, steps->from[i]);
+		hp_json_arr_end(j);
+	}
+	hp_json_arr_end(j);
+}
+
+/* The row's steps as hp_csum() and hp_crc32c() run them on this CPU (the
+ * methods the row names, after their fallbacks): what `hotpath dispatch`
+ * times each length's method alone against. */
+static void emit_runs(struct hp_json *j, const struct hp_dispatch_row *row)
+{
+	const struct hp_dispatch_primitive *cs = &hp_dispatch_primitives[HP_DISPATCH_CSUM];
+
+	hp_json_obj_begin(j);
+	hp_json_key(j, cs->keys[0]);
+	emit_runs_key(j, HP_DISPATCH_CSUM, &row->csum[0]);
+	hp_json_key(j, cs->keys[1]);
+	emit_runs_key(j, HP_DISPATCH_CSUM, &row->csum[1]);
+	hp_json_key(j, hp_dispatch_primitives[HP_DISPATCH_CRC32C].keys[0]);
+	emit_runs_key(j, HP_DISPATCH_CRC32C, &row->crc32c);
+	hp_json_obj_end(j);
+}
+
 /*
  * What a dispatch row may say (hotpath/dispatch.h), for whoever reads or
  * writes one (Python's `hotpath dispatch`): the limits, and per dispatched
@@ -156,6 +202,8 @@ void hp_emit_dispatch(struct hp_json *j)
 	hp_json_str(j, text);
 	hp_json_key(j, "steps");
 	hp_emit_row_steps(j, row);
+	hp_json_key(j, "runs");
+	emit_runs(j, row);
 	/* where `hotpath dispatch --save` and `--system` keep this CPU's row */
 	hp_dispatch_key(text, sizeof(text));
 	hp_json_key(j, "key");

@@ -114,6 +114,11 @@ hp_crc32c_fn hp__crc32c_method_fn(enum hp_crc32c_method m)
 	return method_fn(usable(m, hp_cpu_features()));
 }
 
+int hp__crc32c_method_runs(int m)
+{
+	return usable((enum hp_crc32c_method)m, hp_cpu_features());
+}
+
 /* Lengths [lo, hi] of class c (hi inclusive: the last class ends at
  * SIZE_MAX). */
 static void class_range(size_t c, size_t *lo, size_t *hi)

@@ -211,6 +211,11 @@ hp_csum_fn hp__csum_method_fn(enum hp_csum_path path)
 	return path_fn(usable(path));
 }
 
+enum hp_csum_path hp__csum_method_runs(enum hp_csum_path path)
+{
+	return usable(path);
+}
+
 static void plan_steps(struct csum_plan *plan, const struct hp_steps *steps)
 {
 	hp_csum_fn fn[HP_STEPS_MAX];

@@ -269,3 +269,85 @@ def row_text(name: str, steps: Steps) -> str:
         return f"{key} = " + ", ".join(f"{m} {n}" for m, n in row)
 
     return "\n".join([f"name = {name}", *(line(k, row) for k, row in steps.items()), ""])
+
+
+TAX_BAR = 0.5  # core cycles: hp_csum()/hp_crc32c() may cost this much over the method alone
+
+
+@dataclass(frozen=True)
+class TaxMode:
+    """One mode of one length: hotpath's own variant through the row against
+    the method the row runs there, called alone (medians and their 95%
+    intervals' half-widths, in the figures' unit)."""
+
+    mode: str
+    own: float
+    own_ci: float
+    alone: float
+    alone_ci: float
+
+    @property
+    def tax(self) -> float:
+        return self.own - self.alone
+
+    @property
+    def over(self) -> bool:
+        """Past the bar, and past what the two figures' intervals allow
+        (at 1 MiB they are wider than the bar: a tax there must show
+        through them)."""
+        return self.tax > max(TAX_BAR, self.own_ci + self.alone_ci)
+
+
+@dataclass(frozen=True)
+class Tax:
+    """The dispatch's cost at one length (and parity): per mode, hp_csum()
+    or hp_crc32c() with the row in use against that row's method alone."""
+
+    primitive: str
+    size: int
+    align: int
+    method: str
+    unit: str
+    modes: tuple[TaxMode, ...]
+
+    @property
+    def over(self) -> bool:
+        """Past the bar in some mode."""
+        return any(m.over for m in self.modes)
+
+
+def _half(f: FigureResult) -> float:
+    if f.ci_lo is None or f.ci_hi is None:
+        return 0.0
+    return (f.ci_hi - f.ci_lo) / 2
+
+
+def taxes(run: RunResult, facts: DispatchFacts, runs: Steps) -> list[Tax]:
+    """Per measured length of each dispatched primitive (and parity): the
+    own variant's figure in each mode against the figure of the method the
+    row in use runs there (`runs`: its steps after the CPU's fallbacks, from
+    the runner's listing). Lengths where either was not timed are left out."""
+    figures: dict[tuple[str, int, int, str, str], FigureResult] = {}
+    for f in run.figures:
+        if f.timed and f.median:
+            figures[(f.primitive, f.size, f.align, f.variant, f.mode)] = f
+    out = []
+    for prim in facts.primitives:
+        sizes = sorted({(f.size, f.align) for f in run.figures if f.primitive == prim.primitive})
+        for size, align in sizes:
+            key = prim.keys[align % len(prim.keys)]
+            if key not in runs:
+                continue
+            method = method_at(runs[key], size)
+            variant = prim.methods.get(method)
+            modes = []
+            for mode in sorted({f.mode for f in run.figures if f.primitive == prim.primitive}):
+                own = figures.get((prim.primitive, size, align, prim.own, mode))
+                alone = figures.get((prim.primitive, size, align, variant or "", mode))
+                if own is None or alone is None or own.median is None or alone.median is None:
+                    continue
+                modes.append(TaxMode(mode, own.median, _half(own), alone.median, _half(alone)))
+            if modes:
+                unit = next(f.unit for f in run.figures if f.primitive == prim.primitive)
+                out.append(Tax(prim.primitive, size, align, method, unit, tuple(modes)))
+    return out

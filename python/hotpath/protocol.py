@@ -255,6 +255,9 @@ class Listing:
     dispatch: dict[str, str] | None = None
     # That row's steps (None: a runner that does not say).
     dispatch_steps: Steps | None = None
+    # The same steps as this CPU runs them: each method after its fallback
+    # (None: a runner that does not say).
+    dispatch_runs: Steps | None = None
 
     def primitive(self, name: str) -> PrimitiveListing | None:
         return next((p for p in self.primitives if p.name == name), None)
@@ -476,6 +479,9 @@ def parse_listing(doc: Any) -> Listing:
         else None,
         dispatch_steps=parse_steps(row["steps"], "dispatch.steps")
         if isinstance(row, dict) and row.get("steps") is not None
+        else None,
+        dispatch_runs=parse_steps(row["runs"], "dispatch.runs")
+        if isinstance(row, dict) and row.get("runs") is not None
         else None,
     )
 

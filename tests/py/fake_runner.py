@@ -267,6 +267,7 @@ def dispatch_row():
     parsed, _ = parse_row(text)
     return {"name": name, "source": path or "built-in", "text": text,
             "steps": parsed[1] if parsed else None, "key": key,
+            "runs": parsed[1] if parsed else None,
             "user_row": f"{cache}/hotpath/dispatch/{key}.row",
             "system_row": f"/var/cache/hotpath/dispatch/{key}.row"}  # fmt: skip
 

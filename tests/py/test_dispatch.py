@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -14,6 +15,7 @@ from hotpath import dispatch
 from hotpath.commands.dispatch import _parse
 from hotpath.machine import Fingerprint
 from hotpath.protocol import parse_facts
+from hotpath.render import dispatch as render
 from hotpath.results import FigureResult, RunResult
 from hotpath.runner import locate_runner, runner_facts
 
@@ -213,7 +215,10 @@ def test_command_runs_the_row_it_measured(cli, tmp_path: Path, monkeypatch, scal
     header = next(line for line in res.out.splitlines() if line.startswith("primitive"))
     assert header.split()[-2:] == ["gain", "run"]
     summary = next(line for line in res.out.splitlines() if line.startswith("run: "))
-    crc = [line for line in res.out.splitlines() if line.startswith("crc32c ")]
+    # the methods' table, not the tax table under it
+    methods = res.out.partition("\ndispatch tax (")[0]
+    crc = [line for line in methods.splitlines() if line.startswith("crc32c ")]
+    assert "dispatch tax (row in use: fake)" in res.out
     written = row.read_text().splitlines()
     rows = [line for line in written if not line.startswith("#")]
     assert written[0].startswith("# hotpath dispatch row, measured on ")
@@ -390,3 +395,70 @@ def test_a_destination_that_cannot_be_written_is_refused_before_measuring(
     res = cli("dispatch", "--save")
     assert res.status == 2 and "--save" in res.err and "not writable" in res.err, res.err
     assert not measured
+
+
+def test_tax_is_own_against_the_method_the_row_runs_there_per_mode():
+    # the row runs avx2 from 512 (an avx512 step fallen back, as the
+    # runner's "runs" says): the tax compares with avx2 there, not avx512
+    runs = {"csum.even": [("scalar", 0), ("avx2", 512)], "csum.odd": [("scalar", 0)],
+            "crc32c": [("sse42", 0)]}  # fmt: skip
+    run = run_of(
+        fig("hp-csum", 256, 20.0), fig("hp-csum-scalar", 256, 19.8),
+        fig("hp-csum", 256, 21.0, "throughput"), fig("hp-csum-scalar", 256, 19.0, "throughput"),
+        fig("hp-csum", 512, 30.0), fig("hp-csum-avx2", 512, 26.0),
+        fig("hp-csum-avx512", 512, 20.0), fig("hp-csum", 512, 30.0, align=1),
+    )  # fmt: skip
+    taxes = dispatch.taxes(run, FACTS, runs)
+    # 512 odd: the row runs scalar there, which was not timed: left out
+    assert [(t.size, t.align, t.method) for t in taxes] == [(256, 0, "scalar"), (512, 0, "avx2")]
+    at256, at512 = taxes
+    assert [(m.mode, m.tax) for m in at256.modes] == [
+        ("latency", pytest.approx(0.2)), ("throughput", pytest.approx(2.0))]  # fmt: skip
+    assert at256.over and at512.over and not at256.modes[0].over
+    # a difference inside the figures' intervals is not called a tax
+    wide = dispatch.TaxMode("latency", 1001.0, 20.0, 1000.0, 20.0)
+    assert wide.tax == pytest.approx(1.0) and not wide.over
+    lines = render.tax_table("row in use: r", taxes)
+    assert lines[0].startswith("dispatch tax (row in use: r): ")
+    body = [line for line in lines if line.startswith("csum_partial")]
+    assert len(body) == 2 and body[0].split()[3] == "scalar" and body[0].rstrip().endswith(">")
+    assert lines[-1].startswith("within 0.5 core cycles") and "0 of 2 lengths" in lines[-1]
+    assert "csum_partial 256 (throughput +2.0)" in lines[-1]
+
+
+@pytest.mark.usefixtures("fake_runner")
+def test_tax_times_own_and_the_rows_methods_and_keeps_nothing(cli, tmp_path: Path):
+    res = cli("dispatch", "--tax", "--rounds", "5")
+    assert res.status == 0, res.err
+    assert "dispatch tax (row in use: fake)" in res.out and "measured row" not in res.out
+    body = [line.split() for line in res.out.splitlines() if line.startswith("crc32c ")]
+    # the fake row: one stream below 64, fold4 from it
+    assert body and {b[3] for b in body if int(b[1]) < 64} == {"sse42"}
+    assert {b[3] for b in body if int(b[1]) >= 64} <= {"fold4"}
+    for other in (["--write", str(tmp_path / "r")], ["--save"], ["--show"],
+                  ["--try", str(tmp_path / "r")]):  # fmt: skip
+        res = cli("dispatch", "--tax", *other)
+        assert res.status == 2 and "--tax with" in res.err, other
+
+
+def test_the_runner_says_the_methods_its_row_runs_after_the_fallbacks():
+    runner = locate_runner()
+    env = {**os.environ, "HOTPATH_CPU_HIDE": "avx512f,avx512bw"}
+    env.pop("HOTPATH_DISPATCH", None)
+    row = ("name = t\ncsum.even = scalar 0, avx512 256\ncsum.odd = scalar 0, avx2 384, "
+           "avx512 768\ncrc32c = sse42 0, avx512 256, avx512-fused 1024\n")  # fmt: skip
+    with tempfile.NamedTemporaryFile("w", suffix=".row") as f:
+        f.write(row)
+        f.flush()
+        env["HOTPATH_DISPATCH"] = f.name
+        out = subprocess.run([str(runner.executable), "list"], env=env, capture_output=True,
+                             text=True, check=True).stdout  # fmt: skip
+    listed = json.loads(out)["dispatch"]
+    assert listed["steps"]["csum.even"] == [["scalar", 0], ["avx512", 256]]
+    runs = listed["runs"]
+    if "avx2" not in json.loads(out)["cpu"]["features"]:
+        pytest.skip("no AVX2 here")
+    # avx512 falls back to avx2; the odd row's avx2 and avx512 steps merge
+    assert runs["csum.even"] == [["scalar", 0], ["avx2", 256]]
+    assert runs["csum.odd"] == [["scalar", 0], ["avx2", 384]]
+    assert all(m not in ("avx512", "avx512-fused") for m, _ in runs["crc32c"])

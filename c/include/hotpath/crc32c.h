@@ -65,6 +65,10 @@ uint32_t hp_crc32c_sse42_4way_seedlast(uint32_t crc, const void *buf, size_t len
  * before main it takes hp_dispatch()'s. */
 struct hp_dispatch_row;
 void hp_crc32c_use_row(const struct hp_dispatch_row *row);
+/* The method (enum hp_crc32c_method) a row's method @m runs as on this CPU,
+ * after its fallback (hidden: the runner's listing says it per step, so
+ * `hotpath dispatch` times the method the row really runs). */
+__attribute__((visibility("hidden"))) int hp__crc32c_method_runs(int m);
 /* The kernel's x86 choice: one stream below 512 bytes, three from 512. */
 uint32_t hp_crc32c_kernel_x86(uint32_t crc, const void *buf, size_t len);
 

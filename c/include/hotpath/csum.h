@@ -82,6 +82,9 @@ const char *hp_csum_path_name(enum hp_csum_path path);
 __attribute__((visibility("hidden")))
 void hp__csum_plan_fns(int odd, const uint32_t *from, const hp_csum_fn *fn, int n);
 __attribute__((visibility("hidden"))) hp_csum_fn hp__csum_method_fn(enum hp_csum_path path);
+/* The path a row's method @path runs as on this CPU (after its fallback),
+ * for the runner's listing. */
+__attribute__((visibility("hidden"))) enum hp_csum_path hp__csum_method_runs(enum hp_csum_path path);
 __attribute__((visibility("hidden"))) hp_csum_fn hp__csum_fn_for(const void *buf, int len);
 /* The paths themselves, each valid for any length. */
 uint32_t hp_csum_scalar(const void *buf, int len, uint32_t sum);

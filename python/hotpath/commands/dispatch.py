@@ -74,6 +74,12 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "the folder)",
     )  # fmt: skip
     parser.add_argument(
+        "--tax", action="store_true",
+        help="measure no row: time hp_csum() and hp_crc32c() with the row in use beside the "
+        "method that row runs at each length, called alone (latency and throughput), and "
+        "print what the dispatch costs per length (the tax; the bar is 0.5 cycle)",
+    )  # fmt: skip
+    parser.add_argument(
         "--show", action="store_true",
         help="measure nothing: which row is in use, from where, when and on what it was "
         "measured, and where this CPU's measured row would be kept",
@@ -248,6 +254,10 @@ def _check_options(args: argparse.Namespace) -> int:
     if args.show and (keeps or args.try_row is not None):
         raise UsageError(f"--show with {(keeps or ['--try'])[0]}: --show measures nothing; "
                          "allowed: --show alone")  # fmt: skip
+    if args.tax and (keeps or args.try_row is not None or args.show):
+        other = (keeps or (["--try"] if args.try_row is not None else ["--show"]))[0]
+        raise UsageError(f"--tax with {other}: --tax measures the row in use, it keeps and "
+                         "tries none; allowed: --tax alone (with --rounds)")  # fmt: skip
     if args.try_row is not None and keeps:
         raise UsageError(f"--try and {keeps[0]}: one or the other; allowed: --write FILE, "
                          "--save or --system to keep the row measured here, --try FILE to run "
@@ -400,6 +410,25 @@ def _keep(
                   f"on this CPU ({where.key})")  # fmt: skip
 
 
+def _tax_run(runner: Runner, known: Listing, facts: DispatchFacts, runs: Steps, rounds: int,
+             command_line: str) -> RunResult:  # fmt: skip
+    """`--tax`: hotpath's own variants and the methods the row in use runs
+    (after the CPU's fallbacks), at the plan's lengths, in one run."""
+    requests = []
+    for primitive, (sizes, aligns) in dispatch.PLAN.items():
+        prim = known.primitive(primitive)
+        if prim is None:
+            raise UsageError(f"the runner has no primitive '{primitive}'")
+        names = {v.name for v in prim.variants}
+        spec = facts.of(primitive)
+        methods = {m for key in spec.keys if key in runs for m, _ in runs[key]}
+        wanted = [spec.methods[m] for m in spec.methods if m in methods] + [spec.own]
+        requests.append(_request(primitive, [v for v in wanted if v in names], sizes, aligns,
+                                 rounds))  # fmt: skip
+    groups = measure.run_requests(runner, requests, [], show_progress=sys.stderr.isatty())
+    return measure.new_run("dispatch", groups, 0.05, command_line)
+
+
 def run(args: argparse.Namespace) -> int:
     rounds = _check_options(args)
     runner = measure.get_runner()
@@ -420,6 +449,16 @@ def run(args: argparse.Namespace) -> int:
         f"row in use: {in_use.get('name', 'unknown')} ({in_use.get('source', 'unknown')})",
         *shown.indented(use_row[1]),
     ]
+    row_runs = known.dispatch_runs
+    if args.tax:
+        if not row_runs:
+            raise RunnerError("the runner does not say which methods its row runs: "
+                              "no tax to measure")  # fmt: skip
+        result = _tax_run(runner, known, facts, row_runs, rounds, args.command_line)
+        print("\n".join([f"machine: {result.machine.one_line()}", *head, "",
+                         *shown.tax_table(f"row in use: {use_row[0]}",
+                                          dispatch.taxes(result, facts, row_runs))]))  # fmt: skip
+        return 0
     if tried is not None:
         if not use_row[1]:
             raise RunnerError("the runner does not say which row it uses: nothing to run beside")
@@ -434,6 +473,7 @@ def run(args: argparse.Namespace) -> int:
     text = measured.text
     by_primitive = (("csum_partial", csum[0] + csum[1]), ("crc32c", crc))
     every = [p for _, points in by_primitive for p in points]
+    taxed = dispatch.taxes(result, facts, row_runs) if row_runs else []
     # no row from the runner: nothing to run the measured row against
     runs = dispatch.changed(facts, measured.steps, used) if use_row[1] and used else set()
     if runs:
@@ -443,6 +483,7 @@ def run(args: argparse.Namespace) -> int:
         *shown.table(result.machine.one_line(), head, rounds, by_primitive, runs),
         *shown.notes(every, left, kept, runs, use_row, len(dispatch.PLAN), RUN_PAIRS),
         "",
+        *([*shown.tax_table(f"row in use: {use_row[0]}", taxed), ""] if taxed else []),
         "measured row:",
         *shown.indented(text),
     ]

@@ -7,7 +7,59 @@ from collections.abc import Iterable
 from pathlib import Path
 
 from hotpath import measured_rows
-from hotpath.dispatch import RUN_WORSE, Point
+from hotpath.dispatch import RUN_WORSE, TAX_BAR, Point, Tax
+
+
+def tax_table(which: str, rows: list[Tax]) -> list[str]:
+    """The dispatch's cost per length: hotpath's own variant (the row
+    `which` names, through hp_csum()/hp_crc32c()) against the method that
+    row runs there, called alone, per mode; '>' past TAX_BAR, and a line
+    naming every such length."""
+    if not rows:
+        return [f"dispatch tax ({which}): no length had both hotpath's own variant and the "
+                "row's method timed"]  # fmt: skip
+    modes = sorted({m.mode for t in rows for m in t.modes})
+    unit = "core cycles" if rows[0].unit == "cycles" else rows[0].unit
+    lines = [
+        f"dispatch tax ({which}): hp_csum() and hp_crc32c() through the row against the "
+        f"method the row runs at that length, called alone; {unit} per call, median "
+        f"(±95% CI half-width); tax = own - alone, '>' past {TAX_BAR:g} and past the two "
+        "half-widths together:",
+        f"{'primitive':<13} {'size':>8} {'addr':>4} {'method':<19} "
+        + " ".join(f"{mode + ': own':>17} {'alone':>11} {'tax':>6} " for mode in modes),
+    ]
+    for t in rows:
+        by_mode = {m.mode: m for m in t.modes}
+        cells = []
+        for mode in modes:
+            m = by_mode.get(mode)
+            if m is None:
+                cells.append(f"{'-':>17} {'-':>11} {'-':>6} ")
+                continue
+            flag = ">" if m.over else " "
+            own = f"{m.own:.1f}±{m.own_ci:.1f}"
+            alone = f"{m.alone:.1f}±{m.alone_ci:.1f}"
+            cells.append(f"{own:>17} {alone:>11} {m.tax:+6.1f}{flag}")
+        addr = "odd" if t.align % 2 else "even"
+        lines.append(f"{t.primitive:<13} {t.size:>8} {addr:>4} {t.method:<19} " + " ".join(cells))
+    over = [t for t in rows if t.over]
+    lines.append(
+        f"within {TAX_BAR:g} {unit} (or the figures' intervals) of the method alone in every "
+        "mode: "
+        f"{len(rows) - len(over)} of {len(rows)} lengths"
+        + (
+            "; past it: "
+            + ", ".join(
+                f"{t.primitive} {t.size}{' odd' if t.align % 2 else ''} ("
+                + ", ".join(f"{m.mode} {m.tax:+.1f}" for m in t.modes if m.over)
+                + ")"
+                for t in over
+            )
+            if over
+            else ""
+        )
+    )
+    return lines
 
 
 def indented(text: str) -> list[str]:
