@@ -31,8 +31,10 @@ static void test_validation(void)
 		CHECK(init_with(&c, bad[i], 512, 0, NULL, 0) == -EINVAL,
 		      "%u slots accepted", bad[i]);
 	CHECK(init_with(&c, 1, 512, 0, NULL, 0) == 0, "1 slot refused");
-	CHECK(c.nslots == 1 && c.mask == 0 && c.hash == hp_avc_hash_murmur3,
-	      "defaults");
+	/* the default hash, murmur3, as its bucket function for 1 slot */
+	CHECK(c.nslots == 1 && c.mask == 0 &&
+	      c.hash == hp_avc_hash_for_slots(hp_avc_hash_murmur3, 1) &&
+	      c.hash(1, 2, 3) == 0, "defaults");
 	hp_avc_destroy(&c);
 	CHECK(init_with(&c, 1u << 20, 512, 0, NULL, 0) == 0, "2^20 refused");
 	hp_avc_destroy(&c);

@@ -150,44 +150,60 @@ static void test_hash_table(void)
 }
 
 /*
- * hp's bucket among 2^b slots is the top b bits of its value, at every
- * slot count the cache allows: the bucket function the cache takes for
- * hp (hp_avc_hash_for_slots) against hp's own value shifted, and the
- * cache's slot in range. Other hashes are handed back as they are.
+ * Each hash's bucket among 2^b slots, at every slot count the cache
+ * allows: the bucket function the cache takes (hp_avc_hash_for_slots)
+ * against the hash's own value, masked (the low b bits) or, for hp,
+ * shifted (the top b bits), and the cache's slot in range and the same.
+ * A function not among the hashes, and a slot count that is not a power
+ * of two, are handed back as they are.
  */
-static void test_hp_buckets(void)
+static uint32_t other_hash(uint32_t ssid, uint32_t tsid, uint16_t tclass)
+{
+	return ssid + tsid + tclass;
+}
+
+static void test_buckets(void)
 {
 	struct hp_avc_params p;
 	struct hp_avc_cache c;
+	const struct hp_avc_hash_desc *d;
 	int bad = 0, out = 0;
 
-	CHECK(hp_avc_hash_for_slots(hp_avc_hash_muladd, 512) ==
-	      hp_avc_hash_muladd, "muladd handed back");
+	CHECK(hp_avc_hash_for_slots(other_hash, 512) == other_hash,
+	      "a function not among the hashes handed back");
 	CHECK(hp_avc_hash_for_slots(hp_avc_hash_hp, 3) == hp_avc_hash_hp,
 	      "not a power of two: handed back");
+	CHECK(hp_avc_hash_for_slots(hp_avc_hash_hp, 1u << 21) == hp_avc_hash_hp,
+	      "above 2^20: handed back");
 	CHECK(hp_avc_hash_for_slots(hp_avc_hash_hp, 512)(1, 2, 3) == 0x17c,
 	      "the worked example's bucket in 512");
-	for (unsigned int b = 0; b <= 20; b++) {
-		hp_avc_hash_fn fn = hp_avc_hash_for_slots(hp_avc_hash_hp, 1u << b);
+	for (d = hp_avc_hashes; d->name; d++) {
+		int top = d->fn == hp_avc_hash_hp;
 
-		hp_avc_params_init(&p);
-		p.slots = 1u << b;
-		p.hash = hp_avc_hash_hp;
-		CHECK(!hp_avc_init(&c, &p), "init %u slots", 1u << b);
-		CHECK(c.hash == fn && fn != hp_avc_hash_hp, "%u slots", 1u << b);
-		for (int i = 0; i < 2000; i++) {
-			uint64_t r = rnd();
-			uint32_t s = (uint32_t)r, t = (uint32_t)(r >> 32);
-			uint16_t k = (uint16_t)rnd();
-			uint32_t top = b ? hp_avc_hash_hp(s, t, k) >> (32 - b) : 0;
+		for (unsigned int b = 0; b <= 20; b++) {
+			hp_avc_hash_fn fn = hp_avc_hash_for_slots(d->fn, 1u << b);
 
-			bad += fn(s, t, k) != top;
-			out += hp_avc_slot(&c, s, t, k) >= (1u << b) ||
-			       hp_avc_slot(&c, s, t, k) != top;
+			hp_avc_params_init(&p);
+			p.slots = 1u << b;
+			p.hash = d->fn;
+			CHECK(!hp_avc_init(&c, &p), "%s: init %u slots", d->name, 1u << b);
+			CHECK(c.hash == fn && fn != d->fn, "%s: %u slots", d->name, 1u << b);
+			for (int i = 0; i < 2000; i++) {
+				uint64_t r = rnd();
+				uint32_t s = (uint32_t)r, t = (uint32_t)(r >> 32);
+				uint16_t k = (uint16_t)rnd();
+				uint32_t v = d->fn(s, t, k);
+				uint32_t want = top ? (b ? v >> (32 - b) : 0)
+						    : v & ((1u << b) - 1);
+
+				bad += fn(s, t, k) != want;
+				out += hp_avc_slot(&c, s, t, k) >= (1u << b) ||
+				       hp_avc_slot(&c, s, t, k) != want;
+			}
+			hp_avc_destroy(&c);
 		}
-		hp_avc_destroy(&c);
 	}
-	CHECK(!bad, "%d buckets not hp's top bits", bad);
+	CHECK(!bad, "%d buckets not the hash's low bits (hp: top bits)", bad);
 	CHECK(!out, "%d slots out of range or not the bucket", out);
 }
 
@@ -231,7 +247,7 @@ int main(void)
 {
 	test_hash_vectors();
 	test_hash_table();
-	test_hp_buckets();
+	test_buckets();
 	test_clustered_sids();
 	return check_summary("test_avc_hash");
 }

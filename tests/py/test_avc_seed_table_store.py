@@ -33,6 +33,8 @@ STATS = {"entries": "count", "occupied": "percent", "max chain": "count",
 RANDOM = {"occupied": "percent", "max chain": "count"}
 TIMING_VERDICTS = {FASTER, SLOWER, BELOW, WITHIN_UNIT, NO_EVIDENCE}
 FEW = ("--checks", "2000", "--rounds", "5")
+SEEDS = 2  # the seed table's lookups, timed over two workload seeds here
+SEED_FEW = (*FEW, "--lookup-seeds", str(SEEDS))
 SEED_CONFIGS = {(c.nodes, c.slots) for c in avc_seed_table.CONFIGS}
 
 
@@ -47,7 +49,7 @@ def expected_keys(configs):
     return keys
 
 
-def check_figures(run, configs):
+def check_figures(run, configs, replicas=1):
     keys = {(f.primitive, f.variant, f.size, f.mode, f.unit) for f in run.figures}
     assert keys == expected_keys(configs) and len(run.figures) == len(keys)
     for f in run.figures:
@@ -56,7 +58,7 @@ def check_figures(run, configs):
             assert f.better == "none" and f.samples.size == 0 and f.timed
         else:  # the engine's, as it gives them: timed, or n/a (a neighbour) said so
             assert f.better == "lower" and timed_or_spoiled(f.to_json())
-            assert not f.timed or (f.samples.size == f.n > 0 and len(f.replica_medians) == 1)
+            assert not f.timed or (f.samples.size == f.n > 0 and len(f.replica_medians) == replicas)
 
 
 def check_compare(cli, db, a, b):
@@ -87,10 +89,10 @@ def check_compare(cli, db, a, b):
 class TestSeedTable:
     def test_two_runs_kept_listed_compared_and_rebuilt(self, cli, tmp_path):
         db = tmp_path / "h.sqlite"
-        first = cli("avc", "--seed-table", *FEW, "--db", str(db))
+        first = cli("avc", "--seed-table", *SEED_FEW, "--db", str(db))
         assert first.status == 0, first.err
         assert first.out.endswith(f"stored as run 1 in {db}\n")
-        second = cli("avc", "--seed-table", *FEW, "--db", str(db), "--json")
+        second = cli("avc", "--seed-table", *SEED_FEW, "--db", str(db), "--json")
         assert second.status == 0, second.err
         doc = second.json()
         assert doc["run_id"] == 2 and doc["schema"] == "hotpath.avc-seed-table/1"
@@ -102,13 +104,15 @@ class TestSeedTable:
 
         run = stored_run(db, 1)
         assert run.command == "avc --seed-table" and run.labs == ["avc"]
-        check_figures(run, SEED_CONFIGS)
+        check_figures(run, SEED_CONFIGS, SEEDS)
+        assert run.sections["avc-seed-table"]["settings"]["timed_seeds"] == SEEDS
         assert {v.info.name for v in run.variants} == HASHES and len(run.variants) == len(HASHES)
         clock = run.clocks["avc_lookup"]
         assert set(clock["slots"]) == {"512", "4096", "8192"}
         settings = run.settings["avc_lookup"]
         assert settings["slots"] == [512, 4096, 8192]
-        assert settings["params"] == ["slots=512", "slots=4096", "slots=8192"]
+        # the first process's params at each slot count: the first workload seed
+        assert settings["params"] == ["slots=512", "lookup_seed=1", "slots=4096", "slots=8192"]
         assert run.settings["model"]["checks"] == 2000
 
         # the stored run prints the text the command printed
@@ -121,7 +125,7 @@ class TestSeedTable:
 
     def test_no_store_stores_nothing(self, cli, tmp_path):
         db = tmp_path / "h.sqlite"
-        res = cli("avc", "--seed-table", *FEW, "--db", str(db), "--no-store", "--json")
+        res = cli("avc", "--seed-table", *SEED_FEW, "--db", str(db), "--no-store", "--json")
         assert res.status == 0, res.err
         assert res.json()["run_id"] is None and not db.exists()
 

@@ -15,8 +15,10 @@
  * A hash of an AVC key. The cache uses the LOW bits: the slot is
  * hash & (slots - 1), as avc_hash() masks with AVC_CACHE_SLOTS - 1, so a
  * hash must make its low bits depend on every bit of the key. hp is the
- * exception: its bucket is its top bits, and the cache calls the function
- * hp_avc_hash_for_slots() gives it, whose value is the bucket.
+ * exception: its bucket is its top bits. For the hashes below the cache
+ * calls the bucket function hp_avc_hash_for_slots() gives it (the mask or
+ * hp's shift built in, as the kernel's constant slot count has it); for
+ * any other it masks the hash's value itself.
  */
 typedef uint32_t (*hp_avc_hash_fn)(uint32_t ssid, uint32_t tsid,
 				   uint16_t tclass);
@@ -64,11 +66,13 @@ const struct hp_avc_hash_desc *hp_avc_hash_find(const char *name);
 
 /*
  * The bucket function a cache of @slots (a power of two, at most 2^20)
- * calls for @fn: @fn itself, whose low bits the cache masks, except for
- * hp, whose bucket is its top log2(@slots) bits: then hp's twin with that
- * shift built in, as the kernel would build it with AVC_CACHE_SLOTS a
- * constant (no shift count computed per lookup; the cache's mask then
- * changes nothing).
+ * calls for @fn, one of the hashes above: its inline twin with the bucket
+ * taken as the kernel would take it with AVC_CACHE_SLOTS a constant, the
+ * low log2(@slots) bits by an AND with an immediate, hp's top bits by a
+ * shift by one (c/avc/bucket.c); nothing computed per lookup, and the
+ * cache's own mask then changes nothing. Any other @fn (a --with variant,
+ * a kernel tree's avc_hash), or @slots out of range: @fn itself, whose
+ * value the cache masks.
  */
 hp_avc_hash_fn hp_avc_hash_for_slots(hp_avc_hash_fn fn, uint32_t slots);
 

@@ -17,9 +17,19 @@ def render(tables: "Tables") -> str:
         "- buckets used and longest chain: means of hash_stats sampled while the synthetic",
         f"  workload runs through the cache model, {tables.runs} workload seeds (not a "
         "timing); (formula/random) = a perfectly",
-        "  random hash with as many entries, by the formula and through the same model;",
+        "  random hash with as many entries, by the formula and through the same model"
+        + (f" (the mean of {tables.randoms} random functions)" if tables.randoms > 1 else "")
+        + ";",
         "- avc_search_node() in latency mode: core cycles (median over clean samples) and ns at",
-        "  this run's core clock;",
+        "  this run's core clock"
+        + (
+            f"; the mean of {tables.timed_seeds} workload seeds' medians, a cache and key "
+            "stream each, one runner process each (--repeat each): which keys share a chain "
+            "is one seed's luck"
+            if tables.timed_seeds > 1
+            else ""
+        )
+        + ";",
         "- [seed] = the patch's figures, from a phone (compare directions, not ns).",
         "",
         f"{'config':<11} {'hash':<8} {'buckets used (formula/random) [seed]':>38} "

@@ -42,7 +42,7 @@ def seed_table(args: argparse.Namespace) -> int:
     if args.trace is not None or args.sizes is not None:
         raise UsageError(
             "--seed-table: sets its own configurations; allowed beside it: "
-            "--checks, --rounds, --repeat, --json, --db, --no-store"
+            "--checks, --rounds, --repeat, --lookup-seeds, --json, --db, --no-store"
         )
     avc_stats.check_checks(args.checks)
     return avc_seed_table.run(args)

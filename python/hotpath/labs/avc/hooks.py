@@ -60,6 +60,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         "takes 8: a longest chain moves by a node from one seed to the next)",
     )
 
+    parser.add_argument(
+        "--lookup-seeds",
+        type=int,
+        default=8,
+        metavar="K",
+        help="--seed-table: workload seeds the lookups are timed over, a cache, key stream and "
+        "runner process (--repeat processes) each, the table giving the mean of their medians "
+        "(default 8, at most 16): which keys share a chain is one seed's luck",
+    )
+
 
 def runner_args(args: argparse.Namespace) -> list[str]:
     return ["--param", f"slots={_slots(args.slots)}"]

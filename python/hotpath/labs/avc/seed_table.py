@@ -9,9 +9,13 @@ For each configuration the seed measured (nodes/buckets 512/512, 1024/512,
    timing; hotpath.labs.avc.stats), each beside a random hash's (the
    limit) and the seed's published figure;
 2. the cost of avc_search_node() per hash, timed by the engine in latency
-   mode (core cycles, median over clean samples, and ns at the run's core
-   clock), beside the seed's ns (a Qualcomm SM8750 phone core: compare the
-   directions, not the ns);
+   mode over the caches of TIMED_SEEDS workload seeds, one runner process
+   (--repeat processes) each: core cycles, the mean of the seeds' medians
+   over clean samples, and ns at the run's core clock; beside the seed's ns
+   (a Qualcomm SM8750 phone core: compare the directions, not the ns).
+   Which keys share a chain is one seed's luck: two hashes of equal spread
+   compare up to a node more or fewer per lookup in one seed's cache, 2 to
+   40 cycles, so one seed would time the luck, not the hash;
 3. the seed's trade-off: the timings fitted as a fixed cost per hash plus
    a cost per chain node compared (the model counts the nodes each timed
    lookup compares), and the break-even of a dearer hash.
@@ -37,12 +41,14 @@ import numpy as np
 
 from hotpath import measure
 from hotpath.delivery import check_common, deliver_printed
+from hotpath.errors import UsageError
 from hotpath.inputs import check_repeat, check_rounds
 from hotpath.labs.avc import stats as avc_stats
 from hotpath.labs.avc import stored as avc_stored
 from hotpath.labs.avc import targets as avc_targets
+from hotpath.protocol import BenchRun
 from hotpath.render import avc_seed_table as shown
-from hotpath.results import RunResult
+from hotpath.results import FigureResult, RunResult
 from hotpath.stats import DEFAULT_NOISY_FRACTION
 
 COMMAND = "avc --seed-table"
@@ -53,6 +59,16 @@ HASHES = ("orig", "murmur3", "muladd", "jhash", "hp")
 # is a maximum and moves by a node from seed to seed (at 8192/8192, hp
 # ranged 4.0..6.4 over eight seeds, MurmurHash3 4.5..5.6).
 SEED_TABLE_RUNS = 8
+# Workload seeds the lookups are timed over by default (--lookup-seeds; one
+# cache and key stream each, one runner process each): at 512/512, one
+# seed's mean walk ranges 1.50..2.10 nodes for hp and 1.78..3.04 for orig
+# over eight seeds. At most MAX_TIMED_SEEDS (the runner's lookup_seeds).
+TIMED_SEEDS = 8
+MAX_TIMED_SEEDS = 16
+# Random functions whose mean is the random hash's figure (their range is
+# said): one random function's longest chain is one draw, 5.02..5.35 over
+# eight at 8192/8192.
+RANDOMS = 8
 
 
 @dataclass(frozen=True)
@@ -92,43 +108,91 @@ def _analyses(args: argparse.Namespace) -> dict[int, dict[str, Any]]:
             checks=args.checks,
             trace=None,
             runs=SEED_TABLE_RUNS,
+            walk_seeds=_lookup_seeds(args),
+            randoms=RANDOMS,
         )
         docs[slots] = avc_stats.analyses(sub, slots)
     return docs
 
 
 def time_lookups(
-    args: argparse.Namespace, slots: int, nodes: tuple[int, ...], extra: tuple[str, ...] = ()
+    args: argparse.Namespace,
+    slots: int,
+    nodes: tuple[int, ...],
+    extra: tuple[str, ...] = (),
+    seeds: int = 1,
 ) -> RunResult:
     """The engine's run of avc_lookup in `slots` buckets, latency mode, at
-    `nodes`: --rounds, --repeat replicas, --noisy-threshold."""
-    request = measure.Request(
-        primitive=avc_stats.PRIMITIVE,
-        sizes=nodes,
-        aligns=(0,),
-        modes=("latency",),
-        rounds=args.rounds,
-        extra=["--param", f"slots={slots}", *extra],
-    )
-    groups = measure.run_requests(
-        measure.get_runner(),
-        [request],
-        [],
-        show_progress=sys.stderr.isatty(),
-        repeat=getattr(args, "repeat", 1),
-    )
+    `nodes`: --rounds, --repeat replicas, --noisy-threshold. With `seeds`
+    above 1, the caches of workload seeds 1..seeds are timed in processes
+    of their own (--repeat each), seed after seed, all one figure's
+    replicas: replica r is seed r // repeat + 1 (seed_means() undoes it)."""
+    runner = measure.get_runner()
+    repeat = getattr(args, "repeat", 1)
+    replicas: list[BenchRun] = []
+    learnt: list[float] = []
+    for seed in range(1, seeds + 1):
+        own = ("--param", f"lookup_seed={seed}") if seeds > 1 else ()
+        request = measure.Request(
+            primitive=avc_stats.PRIMITIVE,
+            sizes=nodes,
+            aligns=(0,),
+            modes=("latency",),
+            rounds=args.rounds,
+            extra=["--param", f"slots={slots}", *own, *extra],
+        )
+        [got] = measure.run_requests(
+            runner, [request], [], show_progress=sys.stderr.isatty(), repeat=repeat,
+            width_history=learnt,
+        )  # fmt: skip
+        replicas += got
+        for bench in got:  # the full width learnt, for the next seed's processes
+            width = (bench.clock.width or {}) if bench.clock else {}
+            own_width = width.get("learnt_cycles_per_iteration")
+            if isinstance(own_width, int | float) and own_width > 0:
+                learnt.append(float(own_width))
     noisy = getattr(args, "noisy_threshold", DEFAULT_NOISY_FRACTION)
-    return measure.new_run(COMMAND, groups, noisy, args.command_line)
+    return measure.new_run(COMMAND, [replicas], noisy, args.command_line)
+
+
+def seed_means(fig: FigureResult, seeds: int, repeat: int) -> tuple[float | None, str]:
+    """The lookup of a figure timed over `seeds` workload seeds, `repeat`
+    processes each (time_lookups): the mean of the seeds' medians (a seed's
+    the median of its processes' medians); None and why when a process
+    kept no clean sample (its seed cannot be told, so none is averaged)."""
+    medians = fig.replica_medians
+    if seeds <= 1:
+        return fig.median, ""
+    if len(medians) != seeds * repeat:
+        return None, (
+            f"{seeds * repeat - len(medians)} of {seeds * repeat} processes "
+            f"({seeds} workload seeds) kept no clean sample"
+        )
+    per_seed = [float(np.median(medians[s * repeat : (s + 1) * repeat])) for s in range(seeds)]
+    return float(np.mean(per_seed)), ""
 
 
 def _timings(args: argparse.Namespace) -> dict[int, RunResult]:
     """Per slot count, the engine's run of its node counts."""
     return {
         slots: time_lookups(
-            args, slots, tuple(sorted({c.nodes for c in CONFIGS if c.slots == slots}))
+            args,
+            slots,
+            tuple(sorted({c.nodes for c in CONFIGS if c.slots == slots})),
+            seeds=_lookup_seeds(args),
         )
         for slots in SLOTS
     }
+
+
+def _lookup_seeds(args: argparse.Namespace) -> int:
+    return int(getattr(args, "lookup_seeds", TIMED_SEEDS))
+
+
+def check_lookup_seeds(seeds: int) -> int:
+    if not 1 <= seeds <= MAX_TIMED_SEEDS:
+        raise UsageError(f"--lookup-seeds '{seeds}': allowed: 1..{MAX_TIMED_SEEDS}")
+    return seeds
 
 
 def settings(args: argparse.Namespace) -> dict[str, Any]:
@@ -139,6 +203,9 @@ def settings(args: argparse.Namespace) -> dict[str, Any]:
         "runs": SEED_TABLE_RUNS,
         "samples": avc_stats.DEFAULT_SAMPLES,
         "workload": "synthetic",
+        "timed_seeds": _lookup_seeds(args),
+        "repeat": getattr(args, "repeat", 1),
+        "randoms": RANDOMS,
     }
 
 
@@ -158,6 +225,8 @@ class Tables:
     configs: tuple[Config, ...] = CONFIGS
     hashes: tuple[str, ...] = HASHES
     runs: int = SEED_TABLE_RUNS
+    timed_seeds: int = 1  # workload seeds the lookups were timed over
+    randoms: int = 1  # random functions the random hash's figures are the mean of
     schema: str = SCHEMA
 
 
@@ -165,8 +234,10 @@ def tables_of(
     model: dict[Key, dict[str, Any]],
     timed: dict[Key, tuple[float, float]],
     untimed: dict[Key, str] | None = None,
+    timed_seeds: int = 1,
 ) -> Tables:
     """The tables with what the lab makes of them."""
+    randoms = {int(r.get("randoms", 1)) for r in model.values()}
     return Tables(
         model,
         timed,
@@ -174,12 +245,16 @@ def tables_of(
         fit=break_even(model, timed),
         directions=_directions(model),
         targets=targets(model, timed),
+        timed_seeds=timed_seeds,
+        randoms=min(randoms, default=1),
     )
 
 
 def from_run(run: RunResult) -> Tables:
     """The tables back from a run (fresh or stored) of --seed-table."""
-    _, model = avc_stored.slot_model(run, COMMAND, SCHEMA)
+    inputs, model = avc_stored.slot_model(run, COMMAND, SCHEMA)
+    # a run from before the lookups were timed over several seeds: one
+    seeds, repeat = int(inputs.get("timed_seeds", 1)), int(inputs.get("repeat", 1))
     timed: dict[Key, tuple[float, float]] = {}
     untimed: dict[Key, str] = {}
     for fig in run.figures:
@@ -187,12 +262,13 @@ def from_run(run: RunResult) -> Tables:
         if fig.primitive != avc_stats.PRIMITIVE or slots is None:
             continue
         key = (fig.size, slots, fig.variant)
-        if fig.timed and fig.median is not None:
+        cycles, why = seed_means(fig, seeds, repeat) if fig.timed else (None, "")
+        if fig.timed and cycles is not None:
             clock = avc_stored.slot_clock(run, fig.primitive, slots)
-            timed[key] = (fig.median, _ns(clock, fig.median))
+            timed[key] = (cycles, _ns(clock, cycles))
         else:
-            untimed[key] = fig.reason or fig.status
-    return tables_of(model, timed, untimed)
+            untimed[key] = why or fig.reason or fig.status
+    return tables_of(model, timed, untimed, seeds)
 
 
 def _ns(clock: dict[str, Any], cycles: float) -> float:
@@ -287,6 +363,7 @@ def run(args: argparse.Namespace) -> int:
     """--seed-table (command.run() has checked --checks): the tables, kept in the history."""
     check_rounds(args.rounds)
     check_repeat(getattr(args, "repeat", 1))
+    check_lookup_seeds(_lookup_seeds(args))
     check_common(args)  # the history can be written, before anything runs
     started = measure.now_utc()
     docs = _analyses(args)

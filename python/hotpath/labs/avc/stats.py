@@ -64,6 +64,10 @@ def analyses(args: argparse.Namespace, slots: int) -> dict[str, Any]:
     command += ["--param", f"slots={slots}", "--param", f"checks={args.checks}"]
     command += ["--param", f"runs={getattr(args, 'runs', 1)}"]
     command += ["--param", f"samples={DEFAULT_SAMPLES}"]
+    # the seed table's: the timed walk over its lookups' workload seeds, and
+    # the random hash's figures the mean of several random functions
+    command += ["--param", f"lookup_seeds={getattr(args, 'walk_seeds', 1)}"]
+    command += ["--param", f"randoms={getattr(args, 'randoms', 1)}"]
     if args.trace is not None:
         if not args.trace.is_file():
             raise UsageError(f"--trace '{args.trace}': not a file")

@@ -1,0 +1,109 @@
+# SPDX-License-Identifier: GPL-2.0-only
+"""Issue 42's fair measurement: the seed table's lookups timed over several
+workload seeds (one cache, key stream and runner process each) and the
+random hash's figures the mean of several random functions, their range
+said. Never a timing verdict: the machine is shared."""
+
+import json
+import subprocess
+
+import numpy as np
+import pytest
+
+from hotpath.labs.avc import seed_table
+from hotpath.labs.avc import targets as avc_targets
+from hotpath.results import FigureKey, FigureResult
+
+KEY = FigureKey("avc", "avc_lookup", "hp", 512, 0, "latency, 512 slots")
+
+
+def figure(replica_medians):
+    fig = FigureResult.from_samples(KEY, "cycles", [30.0, 31.0, 32.0])
+    fig.replica_medians = list(replica_medians)
+    return fig
+
+
+def test_seed_means_averages_the_seeds_medians():
+    # 3 seeds, 2 processes each, seed after seed: seed medians 11, 21, 32
+    cycles, why = seed_table.seed_means(figure([10, 12, 20, 22, 31, 33]), 3, 2)
+    assert cycles == pytest.approx(np.mean([11, 21, 32])) and why == ""
+
+
+def test_seed_means_one_seed_is_the_figure():
+    assert seed_table.seed_means(figure([40.0]), 1, 1) == (31.0, "")
+
+
+def test_a_process_without_a_clean_sample_leaves_the_figure_untimed():
+    cycles, why = seed_table.seed_means(figure([10, 20, 30]), 2, 2)
+    assert cycles is None and why == "1 of 4 processes (2 workload seeds) kept no clean sample"
+
+
+def chain_model(excess, randoms=8, spread=(6.4, 6.7)):
+    row = {
+        "mean_utilisation": 0.6, "random_utilisation": 0.6, "mean_longest_chain": 6.5 + excess,
+        "random_longest_chain": 6.5, "randoms": randoms,
+        "random_longest_chain_range": list(spread), "random_utilisation_range": [0.59, 0.61],
+    }  # fmt: skip
+    return {(8192, 4096, "hp"): row}
+
+
+def test_the_chain_line_says_the_random_functions_spread():
+    line = avc_targets.chain_line(chain_model(0.05), [(8192, 4096)])
+    assert line.endswith(
+        ": holds (largest excess +0.05, 8192/4096; the random hash's 6.50 is the mean of "
+        "8 random functions, which span 6.40..6.70)"
+    ), line
+    line = avc_targets.utilisation_line(chain_model(0.0), [(8192, 4096)])
+    assert "the random hash's 60.0% is the mean of 8 random functions, which span " in line
+    # the mean decides, not the range: past 0.1 over the mean does not hold
+    assert ": does not hold (" in avc_targets.chain_line(chain_model(0.15), [(8192, 4096)])
+
+
+def test_one_random_function_says_no_spread():
+    line = avc_targets.chain_line(chain_model(0.05, randoms=1), [(8192, 4096)])
+    assert line.endswith("(largest excess +0.05, 8192/4096)"), line
+
+
+@pytest.mark.parametrize("seeds", ["0", "17"])
+def test_lookup_seeds_out_of_range_refused(cli, seeds):
+    res = cli("avc", "--seed-table", "--lookup-seeds", seeds, "--no-store")
+    assert res.status == 2 and res.out == ""
+    assert f"--lookup-seeds '{seeds}': allowed: 1..16" in res.err
+
+
+@pytest.mark.runner
+def test_the_runner_gives_each_seeds_walk_and_the_randoms_range(real_runner):
+    """analyze: the timed walk the mean of each lookup seed's, the random
+    hash's figures the mean of the random functions, within their range."""
+    out = subprocess.run(
+        [str(real_runner / "hotpath-bench"), "analyze", "--primitive", "avc_lookup",
+         "--sizes", "512", "--variants", "hp,orig", "--param", "slots=512",
+         "--param", "checks=3000", "--param", "lookup_seeds=3", "--param", "randoms=4"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    rows = [a["result"] for a in json.loads(out)["analyses"]]
+    assert len(rows) == 2
+    for r in rows:
+        assert len(r["timed_walks"]) == 3 and r["lookup_seed"] == 1
+        assert r["timed_walk"] == pytest.approx(np.mean(r["timed_walks"]), abs=1e-3)
+        assert all(w >= 1.0 for w in r["timed_walks"])  # a hit compares its node at least
+        lo, hi = r["random_longest_chain_range"]
+        assert r["randoms"] == 4 and lo <= r["random_longest_chain"] <= hi
+        lo, hi = r["random_utilisation_range"]
+        assert lo <= r["random_utilisation"] <= hi
+    # the random functions are the same for every hash of the run
+    assert rows[0]["random_longest_chain_range"] == rows[1]["random_longest_chain_range"]
+    # seeds differ: the same hash's walk is not the same in every seed's cache
+    assert len(set(rows[0]["timed_walks"])) > 1
+
+
+@pytest.mark.runner
+def test_the_runner_refuses_lookup_seeds_and_randoms_out_of_range(real_runner):
+    for param, allowed in (("lookup_seeds=0", "lookup_seeds: 1..16"),
+                           ("randoms=17", "randoms: 1..16")):  # fmt: skip
+        res = subprocess.run(
+            [str(real_runner / "hotpath-bench"), "analyze", "--primitive", "avc_lookup",
+             "--sizes", "512", "--param", param],
+            capture_output=True, text=True, timeout=60, check=False,
+        )  # fmt: skip
+        assert res.returncode != 0 and allowed in res.stderr + res.stdout, (param, res)
