@@ -33,6 +33,11 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "history": ("history", "list stored runs, newest first"),
     "machines": ("machines", "list the machines the history has seen, with their keys and runs"),
     "compare": ("compare", "compare two stored runs (or two variants) figure by figure"),
+    "patch": (
+        "patch",
+        "what a commit did to the kernel hot functions it touched: both sides built, checked, "
+        "timed, and the commit message's table",
+    ),
     "report": ("report", "write the report folder (HTML, Markdown, plots) of a stored run"),
     "dispatch": (
         "dispatch",

@@ -16,7 +16,7 @@ from hotpath.db.access import check_db_path
 from hotpath.errors import UsageError
 from hotpath.inputs import path
 from hotpath.machine import Fingerprint
-from hotpath.render import compare_html, compare_text
+from hotpath.render import commit_block, compare_html, compare_text
 from hotpath.report import check_folder
 from hotpath.results import FigureResult, RunResult
 from hotpath.store import Store
@@ -34,7 +34,14 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
     parser.add_argument("run_a", metavar="A", help="RUN or RUN:VARIANT")
     parser.add_argument("run_b", metavar="B", help="RUN or RUN:VARIANT")
     add_threshold_option(parser, DEFAULT_THRESHOLD, "the verdict per figure (and --html's)")
-    parser.add_argument("--json", action="store_true", help="print hotpath.compare/2 JSON")
+    fmt = parser.add_mutually_exclusive_group()
+    fmt.add_argument("--json", action="store_true", help="print hotpath.compare/2 JSON")
+    fmt.add_argument(
+        "--markdown",
+        action="store_true",
+        help="print the comparison as a table for a commit message (before, after, change, "
+        "verdict per figure)",
+    )
     parser.add_argument(
         "--html",
         type=path,
@@ -104,6 +111,8 @@ def run(args: argparse.Namespace) -> int:
     result = compare.compare_runs(run_a, run_b, args.threshold, aa, variant_a, variant_b)
     if args.json:
         sys.stdout.write(json.dumps(compare_text.to_json(result), indent=2) + "\n")
+    elif args.markdown:
+        sys.stdout.write(commit_block.compare_markdown(result))
     else:
         sys.stdout.write(compare_text.render(result))
     if args.html is not None:
@@ -111,5 +120,6 @@ def run(args: argparse.Namespace) -> int:
         destination.write_folder(
             args.html, lambda into: destination.write_file(into / "compare.html", page)
         )
-        print(args.html / "compare.html", file=sys.stderr if args.json else sys.stdout)
+        plain = not (args.json or args.markdown)
+        print(args.html / "compare.html", file=sys.stdout if plain else sys.stderr)
     return 0

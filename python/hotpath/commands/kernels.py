@@ -1,5 +1,5 @@
 # SPDX-License-Identifier: GPL-2.0-only
-"""`hotpath kernels [prepare|prune]`: the real kernel trees the labs time.
+"""`hotpath kernels [prepare|prune|TREE]`: the real kernel trees the labs time.
 
 `hotpath kernels` lists the trees prepared by their own Kbuild in the
 cache (Debian's linux-6.1 and linux-6.12, and the developer trees that
@@ -9,17 +9,22 @@ checked against the labs' layouts (nothing is built). `hotpath kernels
 prepare` makes Debian's whole trees ready for their own Kbuild
 (hotpath.kernelsrc.kbuild: about 35 s each the first time, 1.5 to 1.7
 GB each; the set-up runs it); `hotpath kernels prune` removes the
-prepared trees that are not current. Exit status: 0; 1 when a tree
-could not be prepared; 2 for a --kernel-tree that cannot be placed.
+prepared trees that are not current. `hotpath kernels TREE` (DIR or
+DIR@REV) lists the catalogue's functions the tree provides (file,
+symbol, kind; hotpath.kernelsrc.catalogue) and those it lacks, with
+why. Exit status: 0; 1 when a tree could not be prepared; 2 for a tree
+that cannot be placed.
 """
 
 import argparse
+import shlex
 import shutil
 import time
+from pathlib import Path
 
 from hotpath.commands.common import add_trust_option
 from hotpath.errors import HotpathError, UsageError
-from hotpath.kernelsrc import contain, kbuild
+from hotpath.kernelsrc import contain, kbuild, kbuilt
 from hotpath.kernelsrc.kbuilt import (
     KBUILD_COMPONENTS,
     Reader,
@@ -36,7 +41,13 @@ def add_parser(subparsers: "argparse._SubParsersAction[argparse.ArgumentParser]"
         "crc32c and avc labs time (linux-6.1, linux-6.12, --kernel-tree) and what each lab "
         "gets from each; prepare Debian's trees (the set-up does), or prune those not current.",
     )
-    parser.add_argument("action", nargs="?", choices=("list", "prepare", "prune"), default="list")
+    parser.add_argument(
+        "action",
+        nargs="?",
+        default="list",
+        metavar="list|prepare|prune|TREE",
+        help="TREE: DIR or DIR@REV, whose catalogue functions are listed (nothing is built)",
+    )
     parser.add_argument(
         "--kernel-tree",
         action="append",
@@ -55,6 +66,10 @@ def run(args: argparse.Namespace) -> int:
         return prepare()
     if args.action == "prune":
         return prune()
+    if args.action != "list":
+        if args.kernel_tree:
+            raise UsageError("hotpath kernels TREE: allowed: TREE or --kernel-tree, not both")
+        return catalogue(args.action)
     mine = [tree for spec in args.kernel_tree for tree in parse_kernel_tree(spec, ())]
     trees = kbuild.prepared()
     print(f"Kbuild trees prepared in {kbuild.kbuild_root()}:")
@@ -83,6 +98,45 @@ def _labs(name: str, read: Reader, what: str) -> None:
             f"{name}{e.suffix} ({e.primitive})" for c in components for e in c.layout.entries
         )
         print(f"  {lab} ({', '.join(c.layout.name for c in components)}): {names}")
+
+
+def catalogue(spec: str) -> int:
+    """The catalogue's functions a tree (or one revision) provides, and those it lacks."""
+    if "@" not in spec and not Path(spec).is_dir():
+        raise UsageError(
+            f"hotpath kernels '{spec}': no such folder; allowed: list, prepare, prune, "
+            "or a kernel tree: DIR or DIR@REV"
+        )
+    trees = parse_kernel_tree(spec, ())
+    if len(trees) > 1:
+        raise UsageError(f"hotpath kernels '{spec}': allowed: one revision (DIR@REV)")
+    (tree,) = trees
+    found = kbuilt.catalogue_in(tree.read)
+    print(f"{tree.name}: Linux {tree.version}, {tree.spec} ({tree.said}); nothing built")
+    rows = [
+        (p.function.name, p.function.kind, p.entry.where, _symbol(p.entry.symbol, p.function.name))
+        for p in found
+        if p.entry is not None
+    ]
+    widths = [
+        max(len(r[i]) for r in [("function", "kind", "file", "symbol"), *rows]) for i in range(4)
+    ]
+    for row in [("function", "kind", "file", "symbol"), *rows]:
+        print("  " + "  ".join(cell.ljust(w) for cell, w in zip(row, widths, strict=True)).rstrip())
+    absent = [p for p in found if p.entry is None]
+    if absent:
+        print(f"\nNot in this tree in a form hotpath builds ({len(absent)}):")
+        for p in absent:
+            print(f"  {p.function.name} ({p.function.kind}): {p.problem}")
+    print(
+        f"\n{len(rows)} of {len(found)} catalogue functions; time one with `hotpath fn NAME "
+        f"--kernel-tree {shlex.quote(spec)}`, a commit's with `hotpath patch`."
+    )
+    return 0
+
+
+def _symbol(symbol: str, name: str) -> str:
+    return f"{symbol} (glue: the inline {name}())" if symbol.startswith("hp_glue_") else symbol
 
 
 def prepare() -> int:

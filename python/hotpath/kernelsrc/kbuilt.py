@@ -29,6 +29,7 @@ from pathlib import Path
 
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import contain, kbuild, kload
+from hotpath.kernelsrc.catalogue import FUNCTIONS, Function
 from hotpath.kernelsrc.layouts import KBUILD_COMPONENTS, Entry
 from hotpath.kernelsrc.shapes import KbuildComponent
 
@@ -256,3 +257,32 @@ def fitting_kbuild(
 ) -> list[KbuildComponent]:
     """The lab's Kbuild components the prepared tree has; UsageError naming what each lacks."""
     return fitting(folder_reader(tree.root), lab, f"{tree.name} ({tree.where})", primitives)
+
+
+@dataclass(frozen=True)
+class Provided:
+    """A catalogue function as a tree has it: its entry, or why it has none."""
+
+    function: Function
+    entry: Entry | None
+    problem: str | None
+
+
+def catalogue_in(read: Reader) -> list[Provided]:
+    """Every catalogue function, found in the tree (its files read by `read`)
+    or not, each component's layout checked once; nothing is built."""
+    by_name = {c.layout.name: c for c in KBUILD_COMPONENTS}
+    problems: dict[str, str | None] = {}
+    found = []
+    for function in FUNCTIONS:
+        component = by_name[function.component]
+        if component.layout.name not in problems:
+            problems[component.layout.name] = layout_problem(read, component)
+        problem = problems[component.layout.name]
+        entry = next(
+            e
+            for e in component.layout.entries
+            if e.primitive == function.primitive and not e.suffix
+        )
+        found.append(Provided(function, None if problem else entry, problem))
+    return found

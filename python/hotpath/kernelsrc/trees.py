@@ -67,6 +67,7 @@ class UserTree:
     version: str  # from its top-level Makefile
     said: str  # what the origin line adds to Kbuild's words: git describe, dirty
     read: Reader  # a file by its path in the tree, None when the tree has none
+    commit: str | None = None  # a revision's full commit id
 
     def prepare(self, config: str, log: kbuild.Log = kbuild.say) -> kbuild.PreparedTree:
         """The tree prepared by its own Kbuild (cached), named as here."""
@@ -156,7 +157,7 @@ def revision_tree(spec: str, root: Path, rev: str) -> UserTree:
 
     version = makefile_version(_text(read("Makefile")), f"{root} at {rev}")
     said = f"git describe {_describe(root, commit)}"
-    return UserTree(spec, root, rev, name, version, said, read)
+    return UserTree(spec, root, rev, name, version, said, read, commit)
 
 
 def working_tree(spec: str, root: Path, timed_files: tuple[str, ...]) -> UserTree:
