@@ -281,6 +281,58 @@ def kernel_repo() -> Path:
     return repo
 
 
+# `hotpath patch`'s fixture commits, one after another on `good`: each
+# (tag, file, text in good's file, its replacement, message) changes one
+# thing; the last is a wrong edit (strlen one too long).
+PATCH_COMMITS = (
+    ("patch-docs", "Documentation/process/howto.rst", "HOWTO do Linux kernel development",
+     "HOWTO do Linux kernel development (edited)", "docs: a heading"),
+    ("patch-crc", "lib/crc32defs.h", "# define CRC_LE_BITS 64", "# define CRC_LE_BITS 8",
+     "crc32: little-endian CRC by bytes, not slice-by-8"),
+    ("patch-memset", "arch/x86/lib/memset_64.S",
+     '\tALTERNATIVE "jmp memset_orig", "", X86_FEATURE_FSRS\n', "",
+     "x86/memset: rep stosb on every CPU"),
+    ("patch-siphash", "lib/siphash.c",
+     "\t\tm = get_unaligned_le64(data);\n", "\t\tm = get_unaligned_le64(data);\n\t\tbarrier();\n",
+     "siphash: a compiler barrier per word of the unaligned loop"),
+    ("patch-wrong", "lib/string.c", "\treturn sc - s;\n}\nEXPORT_SYMBOL(strlen);",
+     "\treturn sc - s + 1;\n}\nEXPORT_SYMBOL(strlen);", "string: strlen counts the NUL"),
+)  # fmt: skip
+
+
+@pytest.fixture(scope="session")
+def patch_repo(kernel_repo) -> Path:
+    """kernel_repo with PATCH_COMMITS after `good`, made without a checkout
+    (a private index over good's tree): each tag its own one-change commit."""
+    with locked(KERNEL_TEST_CACHE / "repo.lock"):
+        last = PATCH_COMMITS[-1][0]
+        if _tool("git", f"--git-dir={kernel_repo}", "tag", "-l", last).strip():
+            return kernel_repo
+        git = ["git", f"--git-dir={kernel_repo}", "-c", "user.name=hotpath",
+               "-c", "user.email=hotpath@localhost"]  # fmt: skip
+        index = KERNEL_TEST_CACHE / f"patch-index-{os.getpid()}"
+        env = {**os.environ, "GIT_INDEX_FILE": str(index)}
+        try:
+            subprocess.run([*git, "read-tree", KERNEL_GOOD], env=env, check=True)
+            parent = _tool(*git, "rev-parse", KERNEL_GOOD).strip()
+            for tag, path, old, new, message in PATCH_COMMITS:
+                text = _tool(*git, "cat-file", "blob", f"{KERNEL_GOOD}:{path}")
+                assert old in text, f"{path} of 6.12 has no {old!r}"
+                blob = subprocess.run(
+                    [*git, "hash-object", "-w", "--stdin"], input=text.replace(old, new, 1),
+                    capture_output=True, text=True, check=True,
+                ).stdout.strip()  # fmt: skip
+                subprocess.run([*git, "update-index", "--cacheinfo", f"100644,{blob},{path}"],
+                               env=env, check=True)  # fmt: skip
+                tree = subprocess.run([*git, "write-tree"], env=env, capture_output=True,
+                                      text=True, check=True).stdout.strip()  # fmt: skip
+                parent = _tool(*git, "commit-tree", tree, "-p", parent, "-m", message).strip()
+                _tool(*git, "tag", tag, parent)
+        finally:
+            index.unlink(missing_ok=True)
+    return kernel_repo
+
+
 @pytest.fixture(scope="session")
 def kernel_good(kernel_repo):
     """The repository's `good` prepared in a git worktree of the cache."""

@@ -117,11 +117,11 @@ def command_lines(command: str) -> list[str]:
 
 
 def wrap(text: str, indent: str = "") -> list[str]:
-    """Words onto lines of at most WIDTH columns."""
+    """Words onto lines of at most WIDTH columns, the later ones indented."""
     lines: list[str] = []
     line = ""
     for word in text.split():
-        candidate = f"{line} {word}" if line else f"{indent}{word}"
+        candidate = f"{line} {word}" if line else (f"{indent}{word}" if lines else word)
         if len(candidate) > WIDTH and line:
             lines.append(line)
             candidate = f"{indent}{word}"
