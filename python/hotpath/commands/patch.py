@@ -12,6 +12,7 @@ failed; 2 for bad input or a range that touches no catalogue function.
 """
 
 import argparse
+import dataclasses
 import json
 import sys
 
@@ -89,6 +90,13 @@ def run(args: argparse.Namespace) -> int:
         raise UsageError(f"hotpath patch '{args.range}': {rng.a} and {rng.b} are one commit")
     changes = patchdiff.diff(rng.root, before.commit, after.commit)
     touched = patchdiff.touched(tree_a, tree_b, changes)
+    headers = patchdiff.unplaced_headers(touched)
+    if headers:
+        _say(f"{len(headers)} changed header(s) no layout names ({', '.join(headers[:3])}): "
+             f"which objects include them is Kbuild's to say, from {rng.a}'s build")  # fmt: skip
+        prepared = tree_a.prepare(args.kernel_config, _say)
+        more = patchdiff.including(prepared, headers, repo_root(), touched.functions)
+        touched = dataclasses.replace(touched, functions=more)
     if not touched.functions:
         raise UsageError(patch_block.untouched(rng, touched.files, touched.others))
     _say(f"{rng.spec()}: touches {', '.join(touched.functions)}")

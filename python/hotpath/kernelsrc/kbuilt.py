@@ -286,3 +286,41 @@ def catalogue_in(read: Reader) -> list[Provided]:
         )
         found.append(Provided(function, None if problem else entry, problem))
     return found
+
+
+def object_deps(tree: kbuild.PreparedTree, component: KbuildComponent, repo: Path) -> set[str]:
+    """The tree files a component's objects were built from, as Kbuild's
+    dependency lists (.NAME.o.cmd's deps_) name them, paths in the tree:
+    its objects and glue are built here (not loaded)."""
+    built = kbuild.build_objects(tree, list(component.targets)) if component.targets else []
+    if component.glue is not None:
+        built.append(
+            kbuild.build_glue(
+                tree,
+                _glue_source(component.glue, component, tree, repo),
+                "hp_glue_" + Path(component.glue).stem,
+                ccflags=[f"-I{tree.root / d}" for d in component.include_dirs],
+                needs=component.needs,
+            )
+        )
+    root = f"{tree.root.resolve()}/"
+    found: set[str] = set()
+    for obj in built:
+        cmd = obj.with_name(f".{obj.name}.cmd")
+        try:
+            text = cmd.read_text(errors="replace")
+        except OSError:
+            continue
+        listed = False
+        for line in text.splitlines():
+            if line.startswith(("deps_", "source_")):
+                listed = line.startswith("deps_")
+                source = line.partition(":=")[2].strip()
+                if source and not listed:
+                    found.add(source.removeprefix(root))
+                continue
+            if listed and line.startswith("  ") and not line.lstrip().startswith("$("):
+                found.add(line.strip().rstrip("\\").strip().removeprefix(root))
+            elif listed and not line.startswith(" "):
+                listed = False
+    return found

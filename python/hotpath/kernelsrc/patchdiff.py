@@ -11,9 +11,10 @@ functions (a C body from its opening line to the `}` in column 0, an
 assembly SYM_FUNC_START to its SYM_FUNC_END), only those are touched;
 a change outside any (a static helper, a table, an include) touches
 every catalogue function the file defines, since each is built from it.
-A header the diff changed that no layout names is said, with the
-functions git names as the hunks' context, so a change that touches no
-catalogue function is told what it did touch.
+A header the diff changed that no layout names is looked up in Kbuild's
+dependency lists of side A's objects (including: that needs A built),
+and a change that touches no catalogue function is told what it did
+touch: its files, and the functions git names as the hunks' context.
 """
 
 import re
@@ -24,6 +25,7 @@ from pathlib import Path
 from hotpath.errors import UsageError
 from hotpath.kernelsrc import kbuilt
 from hotpath.kernelsrc.git import git
+from hotpath.kernelsrc.kbuild import PreparedTree
 from hotpath.kernelsrc.layouts import KBUILD_COMPONENTS
 from hotpath.kernelsrc.shapes import Entry
 from hotpath.kernelsrc.trees import UserTree
@@ -174,3 +176,28 @@ def _function_word(context: str) -> str | None:
     """The function a hunk's context line names: `u32 crc32_le(...` -> crc32_le."""
     match = re.search(r"([A-Za-z_][A-Za-z0-9_]*)\s*\(", context)
     return match.group(1) if match else None
+
+
+def unplaced_headers(touched_: Touched) -> list[str]:
+    """The changed headers no layout names: only a build can say who includes them."""
+    named = {f for c in KBUILD_COMPONENTS for f in c.layout.files}
+    return [p for p in touched_.files if p.endswith(".h") and p not in named]
+
+
+def including(
+    prepared: PreparedTree, headers: list[str], repo: Path, known: dict[str, str]
+) -> dict[str, str]:
+    """The catalogue functions whose objects (built in `prepared`, side A)
+    include one of `headers` by Kbuild's dependency lists, beside `known`."""
+    found = dict(known)
+    for component in KBUILD_COMPONENTS:
+        names = [e.primitive for e in component.layout.entries if not e.suffix]
+        if all(name in found for name in names):
+            continue
+        deps = kbuilt.object_deps(prepared, component, repo)
+        hit = next((h for h in headers if h in deps), None)
+        if hit is None:
+            continue
+        for name in names:
+            found.setdefault(name, f"{hit} changed (its object includes it)")
+    return found
