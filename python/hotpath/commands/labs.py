@@ -10,11 +10,18 @@ from hotpath.findings import LabSummary, RunSummary
 from hotpath.labs.avc.hooks import HOOKS as AVC
 from hotpath.labs.crossing.hooks import HOOKS as CROSSING
 from hotpath.labs.csum.hooks import HOOKS as CSUM
+from hotpath.labs.fn.hooks import HOOKS as FN
 from hotpath.labs.hooks import LabHooks
 from hotpath.labs.tune.hooks import HOOKS as TUNE
 from hotpath.results import RunResult
 
-HOOKS: dict[str, LabHooks] = {"csum": CSUM, "avc": AVC, "crossing": CROSSING, "tune": TUNE}
+HOOKS: dict[str, LabHooks] = {
+    "csum": CSUM,
+    "avc": AVC,
+    "crossing": CROSSING,
+    "tune": TUNE,
+    "fn": FN,
+}
 NONE = LabHooks()  # crc32c, calibrate: the engine does it all
 
 
