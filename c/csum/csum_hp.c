@@ -52,14 +52,18 @@
  * - The result is lo + hi + sum with end-around carry: the input sum is
  *   added last, so a chain of calls waits two instructions per call.
  *
- * - Vector methods only past 80 bytes: up to there hp_csum pays no compare
- *   for them; past it three compares against memory (the two shortcuts'
- *   and the table's first length, below), and below HP_CSUM_SHORT no load
- *   of the table. Measured on a Zen 3
- *   in one run against the computed-jump version: faster in 70 of 80
- *   figures from 1 to 1024 bytes, slower in none; with the row's compare
- *   (a load) first in the function, 1 cycle slower than hp_csum_scalar at
- *   24 to 192 bytes.
+ * - The entry's first test is the row's: "from hp_csum_vec_from bytes a
+ *   vector method" (one compare against memory, not taken below it).
+ *   Every length below it then takes exactly hp_csum_scalar's two
+ *   compares and one taken branch (81 bytes and more: straight into the
+ *   adc loop), and a vector length reaches its method after two taken
+ *   branches (that one and the method's). Before 2026-11-28 the entry
+ *   tested "more than 80" first and the long lengths then met three
+ *   compares against memory before the adc loop: on a Zen 3 hp_csum ran
+ *   1.0 to 2.2 cycles behind hp_csum_scalar at 96 to 256 bytes, on this
+ *   Zen 4 (family 25 model 17) 1.0 at 96 and 128 bytes; with this entry
+ *   0.0 to 0.2 on the Zen 4, and 0 to 80 bytes no slower than
+ *   hp_csum_scalar (docs/dispatch.md has the tax table).
  *
  * Nothing outside [buf, buf + len) is read: the tail load starts 8 bytes
  * before the end only when len >= 8. The csum lab's chain bound follows
@@ -81,22 +85,27 @@
  * CSUM_NEAR (len >> 5), then one per power of two (the length's highest
  * set bit, 12..30), so that every length the dispatch command measures
  * (256, 384, 512, 768, ..., 3072, 4096, 8192, 16384, 65536) is a class
- * edge. An entry is the step's method, hp__csum_loop (the adc loop below,
- * for a parity still on its scalar step), or hp__csum_scan() for a class
- * that holds a step boundary not on its edge: the row's steps stay exact.
- * Every step is then one load and one indirect jump away, where the row's
- * first vector step had been a compare and a jump and the others a call
- * and a scan (docs/dispatch.md, "Every step equally cheap", has the
- * figures).
+ * edge. An entry names the step's method, the adc loop below (a parity
+ * still on its scalar step), or hp__csum_scan() for a class that holds a
+ * step boundary not on its edge: the row's steps stay exact.
+ * An entry is a byte (enum csum_class_id) that the asm turns into a
+ * direct branch to the method: through a pointer (`jmp *`, until
+ * 2026-11-28) the Zen 4 took 2 to 4 cycles more than the method alone at
+ * 256 to 512 bytes (256 even, AVX-512: 20.9 against 16.9; 384 odd, AVX2:
+ * 26.9 against 22.9), with the byte and compares 1 to 2 cycles less
+ * (19.0 and 25.9). docs/dispatch.md, "Every step equally cheap", has the
+ * design.
  */
-_Static_assert(CSUM_FAR == 8 * 2 * (CSUM_NNEAR - CSUM_FAR_BIT), "the asm's far classes");
-_Static_assert(CSUM_NEAR == 4096 && sizeof(hp_csum_fn) == 8, "the asm's classes");
+_Static_assert(CSUM_FAR == 2 * (CSUM_NNEAR - CSUM_FAR_BIT), "the asm's far classes");
+_Static_assert(CSUM_NEAR == 4096, "the asm's classes");
+_Static_assert(CSUM_ID_LOOP == 0 && CSUM_ID_AVX512_LONG == 1 && CSUM_ID_AVX512 == 2 &&
+	       CSUM_ID_AVX2_LONG == 3 && CSUM_ID_HYBRID == 4, "the asm's ids");
 __attribute__((visibility("hidden"))) int64_t hp_csum_vec_from = INT64_MAX;
-__attribute__((visibility("hidden"), aligned(64))) hp_csum_fn hp_csum_class[2 * CSUM_NCLASS];
+__attribute__((visibility("hidden"), aligned(64))) uint8_t hp_csum_class[2 * CSUM_NCLASS];
 /* The table's address, loaded by the asm rather than computed with lea:
  * no ALU uop for a method that is bound by its ports (the CRC's reason,
  * crc32c_hotpath.c; the checksum measured the same either way). */
-__attribute__((visibility("hidden"))) hp_csum_fn *const hp__csum_class_at = hp_csum_class;
+__attribute__((visibility("hidden"))) uint8_t *const hp__csum_class_at = hp_csum_class;
 /*
  * From hp_csum_avx512_from bytes the asm jumps straight to the AVX-512
  * method, from hp_csum_avx2_from to the AVX2 one, ahead of the table: set
@@ -113,9 +122,11 @@ __attribute__((visibility("hidden"))) hp_csum_fn *const hp__csum_class_at = hp_c
  * a cycle (1024: 21.2) and 96 to 128 lost one (the extra compare on their
  * way to the adc loop). A compare at the entry instead, ahead of the
  * ladder (one taken branch to the path), cost 8 to 64 bytes 1 to 2
- * cycles, also with the ladder kept at its old offset. So the entry tests
- * "more than 80" first (the ladder's lengths pay the same two compares as
- * before, in the other order) and the long path pays no test for 8 bytes.
+ * cycles, also with the ladder kept at its old offset. The entry now
+ * tests the row's first vector length first, not taken by the ladder's
+ * lengths (measured on the Zen 4: 0 to 80 bytes as fast as or a cycle
+ * faster than hp_csum_scalar); that compare and the shortcut's are the
+ * vector path's two taken branches.
  */
 __attribute__((visibility("hidden"))) int64_t hp_csum_avx512_from = INT64_MAX;
 __attribute__((visibility("hidden"))) int64_t hp_csum_avx2_from = INT64_MAX;
@@ -183,23 +194,15 @@ __asm__(
 	"hp_csum:\n\t"
 	".cfi_startproc\n\t"
 	"movslq %esi,%rsi\n\t"
+	"cmpq hp_csum_vec_from(%rip),%rsi\n\t"
+	"jge .Lhp_vec\n\t"
 	"cmpq $80,%rsi\n\t"
-	"jg .Lhp_long\n\t"
+	"jg .Lhp_loop\n\t"
 	"cmpq $8,%rsi\n\t"
 	"jl .Lhp_tiny\n\t"
 	"xorl %eax,%eax\n"
 	/* rdi: the words, rsi: 8..80 bytes, rax: the sum so far */
 	HP_LADDER("")
-	/* the row's last method when both parities end on it (above); else
-	 * the table from the row's first vector step (never below
-	 * HP_CSUM_SHORT: up to there no load of it) */
-	".Lhp_long:\n\t"
-	"cmpq hp_csum_avx512_from(%rip),%rsi\n\t"
-	"jge hp__csum_avx512_long\n\t"
-	"cmpq hp_csum_avx2_from(%rip),%rsi\n\t"
-	"jge hp__csum_avx2_long\n\t"
-	"cmpq hp_csum_vec_from(%rip),%rsi\n\t"
-	"jge .Lhp_class\n"
 	".Lhp_loop:\n"
 	"hp__csum_loop:\n\t"
 	"xorl %eax,%eax\n\t"
@@ -260,8 +263,15 @@ __asm__(
 	".Lhp_none:\n\t"
 	"movl %edx,%eax\n\t"
 	"ret\n"
-	/* the method of the length's class: index 2 * class + parity, the
-	 * parity (bit 0 of the address) added by bt and adc */
+	/* from the row's first vector length: the row's last method when
+	 * both parities end on it (the shortcuts), else the method of the
+	 * length's class: index 2 * class + parity, the parity (bit 0 of the
+	 * address) added by bt and adc */
+	".Lhp_vec:\n\t"
+	"cmpq hp_csum_avx512_from(%rip),%rsi\n\t"
+	"jge hp__csum_avx512_long\n\t"
+	"cmpq hp_csum_avx2_from(%rip),%rsi\n\t"
+	"jge hp__csum_avx2_long\n"
 	".Lhp_class:\n\t"
 	"movq hp__csum_class_at(%rip),%r8\n\t"
 	"cmpl $" HP_STR(CSUM_NEAR) " - 1,%esi\n\t"
@@ -270,12 +280,26 @@ __asm__(
 	"shrl $5,%ecx\n\t"
 	"btl $0,%edi\n\t"
 	"adcl %ecx,%ecx\n\t"
-	"jmp *(%r8,%rcx,8)\n"
+	"movzbl (%r8,%rcx),%ecx\n"
+	/* the class's method by direct branches, the commonest first */
+	".Lhp_id:\n\t"
+	"cmpl $1,%ecx\n\t"
+	"je hp__csum_avx512_long\n\t"
+	"cmpl $3,%ecx\n\t"
+	"je hp__csum_avx2_long\n\t"
+	"testl %ecx,%ecx\n\t"
+	"je .Lhp_loop\n\t"
+	"cmpl $2,%ecx\n\t"
+	"je hp_csum_avx512\n\t"
+	"cmpl $4,%ecx\n\t"
+	"je hp_csum_avx2_hybrid\n\t"
+	"jmp hp__csum_scan\n"
 	".Lhp_far:\n\t"
 	"bsrl %esi,%ecx\n\t"
 	"btl $0,%edi\n\t"
 	"adcl %ecx,%ecx\n\t"
-	"jmp *" HP_STR(CSUM_FAR) "(%r8,%rcx,8)\n\t"
+	"movzbl " HP_STR(CSUM_FAR) "(%r8,%rcx),%ecx\n\t"
+	"jmp .Lhp_id\n\t"
 	".size hp_csum, . - hp_csum\n\t"
 	/* the same without the vector methods: one jump more up to 80 bytes */
 	".globl hp_csum_scalar\n\t"

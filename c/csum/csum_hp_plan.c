@@ -147,6 +147,20 @@ static void class_range(int c, uint32_t *lo, uint32_t *hi)
 	*hi = *lo + (*lo - 1);
 }
 
+/* The table's id for a class whose lengths from @lo on run @fn. */
+static uint8_t class_id(hp_csum_fn fn, uint32_t lo)
+{
+	if (fn == hp_csum_avx512)
+		return lo >= 128 ? CSUM_ID_AVX512_LONG : CSUM_ID_AVX512;
+	if (fn == hp_csum_avx2)
+		return CSUM_ID_AVX2_LONG;
+	if (fn == hp_csum_avx2_hybrid)
+		return CSUM_ID_HYBRID;
+	if (fn == hp_csum_scalar)
+		return CSUM_ID_LOOP;
+	return CSUM_ID_SCAN;	/* a probe of the tests: the plan's own function */
+}
+
 /* The asm's view of the plans: hp_csum_vec_from, the table and the
  * two shortcuts. */
 static void plans_changed(void)
@@ -157,19 +171,18 @@ static void plans_changed(void)
 	hp_csum_vec_from = clamp_len(e->from[1] < o->from[1] ? e->from[1] : o->from[1]);
 	for (int c = 0; c < CSUM_NCLASS; c++)
 		for (int odd = 0; odd < 2; odd++) {
-			hp_csum_fn *entry = &hp_csum_class[2 * c + odd], first;
+			uint8_t *entry = &hp_csum_class[2 * c + odd];
 			uint32_t lo, hi;
 
 			class_range(c, &lo, &hi);
 			if (hi < hp_csum_vec_from) {	/* never reached */
-				*entry = hp__csum_scan;
+				*entry = CSUM_ID_SCAN;
 				continue;
 			}
 			if (lo < hp_csum_vec_from)
 				lo = (uint32_t)hp_csum_vec_from;
-			first = step_fn(&plans[odd], lo);
-			*entry = boundary_inside(&plans[odd], lo, hi) ? hp__csum_scan :
-				 first == hp_csum_scalar ? hp__csum_loop : first;
+			*entry = boundary_inside(&plans[odd], lo, hi) ? CSUM_ID_SCAN :
+				 class_id(step_fn(&plans[odd], lo), lo);
 		}
 	/* Where both parities end on AVX-512 or on AVX2, from the later of
 	 * the two (and not where the method alone would still take the adc
@@ -317,22 +330,33 @@ hp_csum_fn hp__csum_fn_for(const void *buf, int len)
 {
 	hp_csum_fn fn;
 
-	/* the asm's order: the adc chains to 80 bytes, the shortcuts, the
-	 * table, the adc loop */
-	if (len <= 80)
+	uint8_t id;
+
+	/* the asm's order: the adc chains below the row's first vector step,
+	 * the shortcuts, the table */
+	if (len < hp_csum_vec_from)
 		return hp_csum_scalar;
 	if (len >= hp_csum_avx512_from)
 		return hp_csum_avx512;
 	if (len >= hp_csum_avx2_from)
 		return hp_csum_avx2;
-	if (len < hp_csum_vec_from)
-		return hp_csum_scalar;
 	if (len < CSUM_NEAR)
-		fn = hp_csum_class[2 * (len >> 5) + ((uintptr_t)buf & 1)];
+		id = hp_csum_class[2 * (len >> 5) + ((uintptr_t)buf & 1)];
 	else
-		fn = hp_csum_class[2 * (CSUM_NNEAR - CSUM_FAR_BIT + 31 - __builtin_clz((unsigned int)len)) +
+		id = hp_csum_class[2 * (CSUM_NNEAR - CSUM_FAR_BIT + 31 - __builtin_clz((unsigned int)len)) +
 				   ((uintptr_t)buf & 1)];
-	if (fn == hp__csum_scan)
+	switch (id) {
+	case CSUM_ID_LOOP:
+		return hp_csum_scalar;
+	case CSUM_ID_AVX512_LONG:
+	case CSUM_ID_AVX512:
+		return hp_csum_avx512;
+	case CSUM_ID_AVX2_LONG:
+		return hp_csum_avx2;
+	case CSUM_ID_HYBRID:
+		return hp_csum_avx2_hybrid;
+	default:
 		fn = step_fn(&plans[(uintptr_t)buf & 1], (uint32_t)len);
-	return fn == hp__csum_loop ? hp_csum_scalar : fn;
+		return fn;
+	}
 }

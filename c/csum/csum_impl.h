@@ -210,7 +210,17 @@ uint32_t hp_csum_scalar_local(const void *buf, int len, uint32_t sum);
 #define CSUM_FAR_BIT 12			/* log2(CSUM_NEAR) */
 #define CSUM_NCLASS (CSUM_NNEAR + 31 - CSUM_FAR_BIT)	/* int lengths: bits 12..30 */
 /* hp_csum_class less 2 * 12 entries: the far classes by the highest bit */
-#define CSUM_FAR 1856
+#define CSUM_FAR 232
+/* What an entry of hp_csum_class says (a byte each): the asm jumps to each
+ * with a direct branch, never through a pointer. */
+enum csum_class_id {
+	CSUM_ID_LOOP,		/* hp_csum's own adc loop (a scalar step) */
+	CSUM_ID_AVX512_LONG,	/* hp__csum_avx512_long: lengths >= 128 only */
+	CSUM_ID_AVX512,		/* hp_csum_avx512, its short-length test first */
+	CSUM_ID_AVX2_LONG,	/* hp__csum_avx2_long (any length >= 64) */
+	CSUM_ID_HYBRID,		/* hp_csum_avx2_hybrid */
+	CSUM_ID_SCAN,		/* hp__csum_scan: a step boundary inside the class */
+};
 extern __attribute__((visibility("hidden"))) int64_t hp_csum_vec_from;
 /* The vector methods past their short-length test, for the asm's
  * shortcuts (len >= HP_CSUM_SHORT, already sign-extended). */
@@ -220,7 +230,7 @@ __attribute__((visibility("hidden")))
 uint32_t hp__csum_avx2_long(const void *buf, int64_t len, uint32_t sum);
 extern __attribute__((visibility("hidden"))) int64_t hp_csum_avx512_from;
 extern __attribute__((visibility("hidden"))) int64_t hp_csum_avx2_from;
-extern __attribute__((visibility("hidden"))) hp_csum_fn hp_csum_class[2 * CSUM_NCLASS];
+extern __attribute__((visibility("hidden"))) uint8_t hp_csum_class[2 * CSUM_NCLASS];
 /* The adc loop inside hp_csum, for the table: entered with rax = 0 and
  * rsi the sign-extended length, so not callable from C. */
 __attribute__((visibility("hidden")))
