@@ -149,9 +149,10 @@ int hp_gate(const struct hp_primitive *p, const struct hp_variant *v,
 		struct hp_fault f = hp_trap_fault();
 		const uint8_t *a = f.addr, *map = s.g.map;
 
-		/* A guard page is an over-read; anything else, a crash. */
-		if ((f.sig == SIGSEGV || f.sig == SIGBUS) && a >= map &&
-		    a < map + s.g.map_size)
+		/* A guard page is an over-read (the gate's, or one of a
+		 * check's own buffers); anything else, a crash. */
+		if ((f.sig == SIGSEGV || f.sig == SIGBUS) &&
+		    ((a >= map && a < map + s.g.map_size) || hp_guarded_is_guard(a)))
 			strcpy(s.cur.what, "read outside the buffer");
 		else
 			hp_fault_describe(&f, s.cur.what, sizeof(s.cur.what));

@@ -23,6 +23,9 @@ struct hp_guarded {
  * Returns 0, or -1 with errno set. */
 int hp_guarded_alloc(struct hp_guarded *g, size_t size);
 void hp_guarded_free(struct hp_guarded *g);
+/* Whether @addr is in a guard page of a mapping hp_guarded_alloc() made
+ * and hp_guarded_free() has not freed. */
+int hp_guarded_is_guard(const void *addr);
 
 /*
  * hp_guarded_place() - where to put @len bytes at offset @align (mod 64)
