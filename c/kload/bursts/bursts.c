@@ -4,7 +4,8 @@
  * compiled into hotpath's kernel runtime (kruntime.o), so that they are
  * loaded into each image beside the kernel's code: the runner times a
  * kernel variant through its image's copies (struct hp_variant's burst),
- * the same bodies as libhotpath's (csum_bursts.h, crc32c_bursts.h),
+ * the same bodies as libhotpath's (csum_bursts.h, crc32c_bursts.h, the fn
+ * lab's fn_bursts.h and fn_mem_bursts.h),
  * built with libhotpath's flags but for the low 2 GiB (no PIC).
  *
  * Why: libhotpath is mapped far above the low 2 GiB where the kernel's
@@ -19,6 +20,8 @@
  */
 #include "../../csum/csum_bursts.h"
 #include "../../crc32c/crc32c_bursts.h"
+#include "../../fn/fn_bursts.h"
+#include "../../fn/fn_mem_bursts.h"
 
 #include <hotpath/avc.h>
 
@@ -37,6 +40,57 @@ const hp_burst_fn *const hp_kburst_ip_fast_csum = ipf_sites;
 const hp_burst_fn *const hp_kburst_csum_ipv6_magic = v6_sites;
 const hp_burst_fn *const hp_kburst_csum_partial_copy = copy_sites;
 const hp_burst_fn *const hp_kburst_crc32c = crc32c_sites;
+
+/* The fn lab's crc and hash kinds (c/fn/fn_bursts.h): one set of copies per
+ * primitive, as in libhotpath, so no two share a call site. */
+#define FN_KBURST(prim, body)						\
+	static inline __attribute__((always_inline)) uint64_t		\
+	prim##_kburst(const void *fn, const uint8_t *buf, size_t len,	\
+		      uint64_t seed, enum hp_mode mode, unsigned n)	\
+	{								\
+		return body(fn, buf, len, seed, mode, n);		\
+	}								\
+	HP_BURST_COPIES(prim##_ksites, prim##_kburst);			\
+	const hp_burst_fn *const hp_kburst_##prim = prim##_ksites
+
+FN_KBURST(crc32_le, fn_crc32_burst);
+FN_KBURST(crc32_be, fn_crc32_burst);
+FN_KBURST(crc64_be, fn_crc64_burst);
+FN_KBURST(crc64_rocksoft, fn_crc64_burst);
+FN_KBURST(crc_t10dif, fn_crc16_burst);
+FN_KBURST(crc16, fn_crc16_burst);
+FN_KBURST(crc_itu_t, fn_crc16_burst);
+FN_KBURST(jhash, fn_jhash_burst);
+FN_KBURST(xxh32, fn_xxh32_burst);
+FN_KBURST(xxh64, fn_hash64_burst);
+FN_KBURST(siphash, fn_hash64_burst);
+FN_KBURST(siphash_1u64, fn_hash64_burst);
+FN_KBURST(siphash_2u64, fn_hash64_burst);
+
+/* The fn lab's copy and search kinds (c/fn/fn_mem_bursts.h), with the
+ * image's own buffers and copy geometry: the library hands the geometry of
+ * the run to the image's through its kit (c/fn/registry_copy.c). */
+struct hp_fn_copy_geom hp_fn_copy_geom;
+uint8_t hp_fn_copy_area[HP_FN_AREA_BYTES] __attribute__((aligned(64)));
+uint8_t hp_fn_search_area[HP_FN_AREA_BYTES] __attribute__((aligned(64)));
+
+#define FN_KCOPY(prim, body)							\
+	static inline __attribute__((always_inline)) uint64_t			\
+	prim##_kburst(const void *fn, const uint8_t *buf, size_t len,		\
+		      uint64_t seed, enum hp_mode mode, unsigned n)		\
+	{									\
+		return body(fn, buf, len, seed, mode, n);			\
+	}									\
+	HP_FN_COPY_KIT(hp_fn_##prim##_kkit, prim##_kburst);		\
+	const hp_burst_fn *const hp_kburst_##prim = hp_fn_##prim##_kkit.sites
+
+FN_KCOPY(memcpy, fn_copy_burst);
+FN_KCOPY(memmove, fn_copy_burst);
+FN_KCOPY(memset, fn_memset_burst);
+FN_KBURST(memchr, fn_memchr_burst);
+FN_KBURST(strlen, fn_strlen_burst);
+FN_KBURST(strnlen, fn_strnlen_burst);
+FN_KBURST(find_next_bit, fn_find_bit_burst);
 
 /* The avc lab's lookup_step(), calling a kernel's avc_search_node(): the
  * next key's index waits for the node found in latency mode. */

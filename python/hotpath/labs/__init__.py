@@ -17,10 +17,11 @@ from hotpath.labs.avc.spec import LAB as AVC
 from hotpath.labs.crc32c.spec import LAB as CRC32C
 from hotpath.labs.crossing.spec import LAB as CROSSING
 from hotpath.labs.csum.spec import LAB as CSUM
+from hotpath.labs.fn.spec import LAB as FN
 from hotpath.labs.lab import Lab, Part, Roles, Suite
 from hotpath.labs.tune.spec import LAB as TUNE
 
-ALL_LABS: tuple[Lab, ...] = (CSUM, CRC32C, AVC, CROSSING, TUNE)
+ALL_LABS: tuple[Lab, ...] = (CSUM, CRC32C, AVC, CROSSING, TUNE, FN)
 
 LABS: dict[str, Lab] = {lab.name: lab for lab in ALL_LABS}
 
