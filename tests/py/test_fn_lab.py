@@ -190,3 +190,22 @@ def test_sizes_outside_a_primitives_domain_are_not_timed(cli):
     figs = {f["size"]: f for f in res.json()["figures"]}
     assert figs[12]["status"] == "n/a" and figs[12]["median"] is None
     assert timed_or_spoiled(figs[16])
+
+
+def test_copy_params_for_the_hooks():
+    """labs/fn/params.py: what `hotpath fn` tells the runner for --dst-align and
+    --overlap, and the bad values it refuses (exit 2 through UsageError)."""
+    import argparse
+
+    from hotpath.errors import UsageError
+    from hotpath.labs.fn import params
+
+    parser = argparse.ArgumentParser()
+    params.add_arguments(parser)
+    assert params.runner_args(parser.parse_args([])) == []
+    args = parser.parse_args(["--dst-align", "3", "--overlap", "forward"])
+    assert params.runner_args(args) == ["--param", "dst_align=3", "--param", "overlap=forward"]
+    for bad, said in ((["--dst-align", "64"], "'64'"), (["--dst-align", "-1"], "'-1'"),
+                      (["--overlap", "sideways"], "'sideways'")):  # fmt: skip
+        with pytest.raises(UsageError, match=said):
+            params.runner_args(parser.parse_args(bad))
