@@ -101,9 +101,10 @@ class Evidence:
         }  # fmt: skip
 
 
-def reproduce(args: argparse.Namespace, rng: Range) -> str:
-    """The command that measures the same again, quoted for a shell."""
-    words = ["hotpath", "patch", f"{rng.root}@{rng.a}..{rng.b}"]
+def reproduce(args: argparse.Namespace, before: "Side", after: "Side") -> str:
+    """The command that measures the same again in any clone of the tree
+    (the commits by id: a revision such as HEAD~1 moves), quoted for a shell."""
+    words = ["hotpath", "patch", f"@{before.commit[:12]}..{after.commit[:12]}"]
     if args.repeat != 3:
         words += ["--repeat", str(args.repeat)]
     if args.sizes:

@@ -281,14 +281,13 @@ def kernel_repo() -> Path:
     return repo
 
 
-# `hotpath patch`'s fixture commits, one after another on `good`: each
-# (tag, file, text in good's file, its replacement, message) changes one
-# thing; the last is a wrong edit (strlen one too long).
+# `hotpath patch`'s fixture commits, each a child of `good` with one
+# change: (tag, file, text in good's file, its replacement, message);
+# patch-wrong is a wrong edit (strlen one too long). A tag already made is
+# kept, checked to change its one file (an earlier list chained them).
 PATCH_COMMITS = (
     ("patch-docs", "Documentation/process/howto.rst", "HOWTO do Linux kernel development",
      "HOWTO do Linux kernel development (edited)", "docs: a heading"),
-    ("patch-crc", "lib/crc32defs.h", "# define CRC_LE_BITS 64", "# define CRC_LE_BITS 8",
-     "crc32: little-endian CRC by bytes, not slice-by-8"),
     ("patch-memset", "arch/x86/lib/memset_64.S",
      '\tALTERNATIVE "jmp memset_orig", "", X86_FEATURE_FSRS\n', "",
      "x86/memset: rep stosb on every CPU"),
@@ -299,12 +298,14 @@ PATCH_COMMITS = (
      "\treturn sc - s + 1;\n}\nEXPORT_SYMBOL(strlen);", "string: strlen counts the NUL"),
     ("patch-header", "include/linux/crc64.h", "#include <linux/types.h>\n",
      "#include <linux/types.h>\n/* a comment */\n", "crc64.h: a comment"),
+    ("patch-crc8", "lib/crc32defs.h", "# define CRC_LE_BITS 64\n# define CRC_BE_BITS 64",
+     "# define CRC_LE_BITS 8\n# define CRC_BE_BITS 8", "crc32: by bytes, not slice-by-8"),
 )  # fmt: skip
 
 
 @pytest.fixture(scope="session")
 def patch_repo(kernel_repo) -> Path:
-    """kernel_repo with PATCH_COMMITS after `good`, made without a checkout
+    """kernel_repo with PATCH_COMMITS on `good`, made without a checkout
     (a private index over good's tree): each tag its own one-change commit."""
     with locked(KERNEL_TEST_CACHE / "repo.lock"):
         last = PATCH_COMMITS[-1][0]
@@ -317,9 +318,9 @@ def patch_repo(kernel_repo) -> Path:
         try:
             parent = _tool(*git, "rev-parse", KERNEL_GOOD).strip()
             for tag, path, old, new, message in PATCH_COMMITS:
-                made = _tool(*git, "tag", "-l", tag).strip()
-                if made:  # an earlier session's, before this list grew
-                    parent = _tool(*git, "rev-parse", f"{tag}^{{commit}}").strip()
+                if _tool(*git, "tag", "-l", tag).strip():
+                    changed = _tool(*git, "diff", "--name-only", f"{tag}~1", tag).split()
+                    assert changed == [path], f"{kernel_repo}: tag {tag} changes {changed}"
                     continue
                 subprocess.run([*git, "read-tree", parent], env=env, check=True)
                 text = _tool(*git, "cat-file", "blob", f"{parent}:{path}")
@@ -332,8 +333,8 @@ def patch_repo(kernel_repo) -> Path:
                                env=env, check=True)  # fmt: skip
                 tree = subprocess.run([*git, "write-tree"], env=env, capture_output=True,
                                       text=True, check=True).stdout.strip()  # fmt: skip
-                parent = _tool(*git, "commit-tree", tree, "-p", parent, "-m", message).strip()
-                _tool(*git, "tag", tag, parent)
+                commit = _tool(*git, "commit-tree", tree, "-p", parent, "-m", message).strip()
+                _tool(*git, "tag", tag, commit)
         finally:
             index.unlink(missing_ok=True)
     return kernel_repo

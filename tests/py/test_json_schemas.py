@@ -44,6 +44,7 @@ OWN = {
     "hotpath.avc-stats/1",
     "hotpath.avc-seed-table/1",
     "hotpath.avc-recommend/1",
+    "hotpath.patch/1",  # hotpath patch --json (commands/common.py's option; test_patch.py)
 }
 
 

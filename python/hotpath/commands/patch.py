@@ -125,7 +125,7 @@ def run(args: argparse.Namespace) -> int:
     evidence = patch.Evidence(
         rng, before, after, dict(touched.functions), result,
         compare.Comparison(None, None, result.machine, result.machine, args.threshold),
-        command=patch.reproduce(args, rng),
+        command=patch.reproduce(args, before, after),
     )  # fmt: skip
     result.sections[patch.SECTION] = {
         **evidence.section(),
