@@ -1,13 +1,15 @@
 # SPDX-License-Identifier: GPL-2.0-only
 """What the fn lab adds to the engine: `hotpath fn NAME`, a catalogue
 function by its kernel name (hotpath.kernelsrc.catalogue), the same as
-`--primitive NAME`; a function another lab times (csum_partial, crc32c,
-avc_lookup) is sent there with the command that times it."""
+`--primitive NAME` (a function another lab times, csum_partial, crc32c,
+avc_lookup, is sent there with the command that times it), and the copy
+primitives' --dst-align and --overlap (params.py)."""
 
 import argparse
 
 from hotpath.errors import UsageError
 from hotpath.kernelsrc.catalogue import BY_NAME
+from hotpath.labs.fn import params
 from hotpath.labs.hooks import LabHooks
 
 
@@ -20,6 +22,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="the catalogue function to time, by its kernel name (crc32_le, memset, ...; "
         "`hotpath kernels TREE` lists them); the same as --primitive NAME",
     )
+    params.add_arguments(parser)
 
 
 def _function(args: argparse.Namespace) -> int | None:
@@ -39,4 +42,6 @@ def _function(args: argparse.Namespace) -> int | None:
     return None
 
 
-HOOKS = LabHooks(add_arguments=_add_arguments, own_command=_function)
+HOOKS = LabHooks(
+    add_arguments=_add_arguments, runner_args=params.runner_args, own_command=_function
+)
