@@ -141,14 +141,10 @@ def check_load(runner_build: Path, spec: Path, entries: tuple[Entry, ...]) -> di
     return {k: int(v) for k, v in facts.items() if isinstance(v, int)}
 
 
-def load_component(
-    tree: kbuild.PreparedTree,
-    component: KbuildComponent,
-    mits: kload.Mitigations,
-    repo: Path,
-    runner_build: Path,
-) -> Loaded:
-    """Build the component's objects and glue in `tree`, write the spec, check the load."""
+def build_component(
+    tree: kbuild.PreparedTree, component: KbuildComponent, repo: Path
+) -> list[Path]:
+    """The component's objects and glue, built in `tree` by its Kbuild: their paths."""
     objects = kbuild.build_objects(tree, list(component.targets)) if component.targets else []
     if component.glue is not None:
         objects.append(
@@ -160,6 +156,18 @@ def load_component(
                 needs=component.needs,
             )
         )
+    return objects
+
+
+def load_component(
+    tree: kbuild.PreparedTree,
+    component: KbuildComponent,
+    mits: kload.Mitigations,
+    repo: Path,
+    runner_build: Path,
+) -> Loaded:
+    """Build the component's objects and glue in `tree`, write the spec, check the load."""
+    objects = build_component(tree, component, repo)
     runtime = runner_build / "kruntime.o"
     if not runtime.is_file():
         raise HotpathError(f"the runner's build {runner_build} has no kruntime.o (make)")
@@ -292,17 +300,7 @@ def object_deps(tree: kbuild.PreparedTree, component: KbuildComponent, repo: Pat
     """The tree files a component's objects were built from, as Kbuild's
     dependency lists (.NAME.o.cmd's deps_) name them, paths in the tree:
     its objects and glue are built here (not loaded)."""
-    built = kbuild.build_objects(tree, list(component.targets)) if component.targets else []
-    if component.glue is not None:
-        built.append(
-            kbuild.build_glue(
-                tree,
-                _glue_source(component.glue, component, tree, repo),
-                "hp_glue_" + Path(component.glue).stem,
-                ccflags=[f"-I{tree.root / d}" for d in component.include_dirs],
-                needs=component.needs,
-            )
-        )
+    built = build_component(tree, component, repo)
     root = f"{tree.root.resolve()}/"
     found: set[str] = set()
     for obj in built:
