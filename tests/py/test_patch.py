@@ -13,7 +13,10 @@ from conftest import KERNEL_GOOD
 from hotpath import patch
 from hotpath.errors import UsageError
 from hotpath.kernelsrc import catalogue, kbuilt, patchdiff, trees
+from hotpath.machine import Fingerprint
+from hotpath.render import patch_block
 from hotpath.render.commit_block import WIDTH
+from hotpath.results import FigureResult, RunResult
 from test_json_schemas import check
 
 # Small runs: the tests check what is found, gated and said, never a time.
@@ -166,34 +169,35 @@ def test_compare_markdown_is_a_commit_table(cli, real_runner, tmp_path):
     assert "Machine:" in res.out and "kernel-5.17 of run 1" in res.out
 
 
+def patch_run(name: str, family: int, after: float) -> RunResult:
+    """A stored patch run's shape from a machine of its own: crc32_le at 64 B,
+    linux-A at 10 cycles, linux-B at `after`, three replicas each."""
+    machine = Fingerprint(vendor="AuthenticAMD", family=family, model=1, model_name=name)
+    run = RunResult(command="patch", started="2026-11-28T00:00:00+00:00", machine=machine)
+    for variant, median in (("linux-A", 10.0), ("linux-B", after)):
+        run.figures.append(
+            FigureResult(lab="fn", primitive="crc32_le", variant=variant, size=64, align=0,
+                         mode="latency", unit="cycles", status="ok", n=100, median=median,
+                         ci_lo=median * 0.99, ci_hi=median * 1.01,
+                         replica_medians=[median * f for f in (0.999, 1.0, 1.001)])
+        )  # fmt: skip
+    side = {"rev": "A", "commit": "a" * 40, "variant": "linux-A"}
+    run.sections["patch"] = {
+        "before": side, "after": {"rev": "B", "commit": "b" * 40, "variant": "linux-B"},
+        "functions": {"crc32_le": "lib/crc32.c changed"}, "command": "hotpath patch @A..B",
+    }  # fmt: skip
+    return run
+
+
+MACHINES = (("AMD EPYC 7R13", 25, 12.0), ("AMD EPYC 9R14", 26, 8.0), ("Intel Xeon 8592+", 6, 10.0))
+
+
 def test_several_machines_make_one_table_within_72_columns():
     """--show's block: a column group per machine, each with its verdicts."""
-    from hotpath.machine import Fingerprint
-    from hotpath.render import patch_block
-    from hotpath.results import FigureResult, RunResult
-
-    def run_on(name: str, family: int, after: float) -> RunResult:
-        machine = Fingerprint(vendor="AuthenticAMD", family=family, model=1, model_name=name)
-        run = RunResult(command="patch", started="2026-11-28T00:00:00+00:00", machine=machine)
-        run.run_id = family
-        for variant, median in (("linux-A", 10.0), ("linux-B", after)):
-            run.figures.append(
-                FigureResult(lab="fn", primitive="crc32_le", variant=variant, size=64, align=0,
-                             mode="latency", unit="cycles", status="ok", n=100, median=median,
-                             ci_lo=median * 0.99, ci_hi=median * 1.01,
-                             replica_medians=[median * f for f in (0.999, 1.0, 1.001)])
-            )  # fmt: skip
-        return run
-
-    side = {"rev": "A", "commit": "a" * 40, "variant": "linux-A"}
     evidences = []
-    for name, family, after in (("AMD EPYC 7R13", 25, 12.0), ("AMD EPYC 9R14", 26, 8.0),
-                                ("Intel Xeon 8592+", 6, 10.0)):  # fmt: skip
-        run = run_on(name, family, after)
-        run.sections["patch"] = {
-            "before": side, "after": {**side, "rev": "B", "variant": "linux-B"},
-            "functions": {"crc32_le": "lib/crc32.c changed"}, "command": "hotpath patch x@A..B",
-        }  # fmt: skip
+    for name, family, after in MACHINES:
+        run = patch_run(name, family, after)
+        run.run_id = family
         evidences.append(patch.from_run(run, 0.02))
     lines = patch_block.commit_lines(evidences)
     assert all(len(line) <= 72 for line in lines), lines

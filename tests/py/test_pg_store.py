@@ -367,3 +367,23 @@ def test_concurrent_upgrades_only_the_upgrader_says_so(cluster):
     said = [out for _, out, _ in results if f"upgraded from schema 3 to {SCHEMA_VERSION}" in out]
     assert len(said) == 1, [out for _, out, _ in results]
     assert sum("already" in out for _, out, _ in results) == 2
+
+
+def test_patch_show_gives_one_table_for_every_machine_in_postgresql(cluster, cli):
+    """Three people's `hotpath patch` runs of one pair in a shared history:
+    `--show` by commit ids (no tree at hand) makes one block, a column
+    group per machine, each machine's newest run."""
+    from test_patch import MACHINES, patch_run
+
+    url = cluster.new_database()
+    store = Store.open(parse_location(url))
+    for name, family, after in MACHINES:
+        store.save(patch_run(name, family, after))
+    store.save(patch_run("AMD EPYC 7R13", 25, 8.5))  # the Zen 3 again, later: this one counts
+    store.close()
+    res = cli("patch", "@aaaaaaa..bbbbbbb", "--show", "--db", url)
+    assert res.status == 0, res.err
+    rows = [line for line in res.out.splitlines() if line.startswith("crc32_le 64 B")]
+    assert rows and "-15.0% F" in rows[-1] and "+20.0% S" not in rows[-1], rows
+    res = cli("patch", "@aaaaaaa..ccccccc", "--show", "--db", url)
+    assert res.status == 2 and "no run of aaaaaaa..ccccccc" in res.err, res.err
