@@ -41,12 +41,16 @@
 #include <string.h>
 
 #define KEYS HP_AVC_LOOKUP_KEYS	/* the lookup stream */
-#define MAX_STATES 32		/* caches kept at once */
+#define MAX_STATES 64		/* caches kept at once */
 #define MAX_NODES (1u << 20)
 #define MAX_RANDOMS 16		/* random functions as the limit */
 
+/* The secret of the random function ideal_hash() (below) stands for now. */
+static uint64_t ideal_secret = 0x2545f4914f6cdd1dull;
+
 struct lookup_state {
 	hp_avc_hash_fn fn;
+	uint64_t secret;	/* ideal_hash()'s, when fn is it; else 0 */
 	size_t nodes;
 	uint32_t slots;
 	uint64_t seed;		/* the workload's, for the nodes and the keys */
@@ -155,15 +159,18 @@ out_cache:
 	return ret;
 }
 
+static uint32_t ideal_hash(uint32_t ssid, uint32_t tsid, uint16_t tclass);
+
 /* The cache for (fn, nodes, slots, workload seed): kept, or built (NULL:
- * no memory). */
+ * no memory). The random function's are told apart by their secret. */
 static struct lookup_state *state_seeded(hp_avc_hash_fn fn, size_t nodes,
 					 uint64_t seed)
 {
+	uint64_t secret = fn == ideal_hash ? ideal_secret : 0;
 	struct lookup_state *st;
 
 	for (unsigned i = 0; i < MAX_STATES; i++)
-		if (states[i] && states[i]->fn == fn &&
+		if (states[i] && states[i]->fn == fn && states[i]->secret == secret &&
 		    states[i]->nodes == nodes && states[i]->slots == cfg_slots &&
 		    states[i]->seed == seed)
 			return states[i];
@@ -179,6 +186,7 @@ static struct lookup_state *state_seeded(hp_avc_hash_fn fn, size_t nodes,
 	states[next_state] = st;
 	next_state = (next_state + 1) % MAX_STATES;
 	st->fn = fn;
+	st->secret = secret;
 	st->nodes = nodes;
 	st->slots = cfg_slots;
 	st->seed = seed;
@@ -425,7 +433,7 @@ static const char *avc_configure(const char *key, const char *value)
 		cfg_lookup_seed = v;
 	} else if (!strcmp(key, "lookup_seeds")) {
 		if (!v || v > MAX_STATES / 2)
-			return "lookup_seeds: 1..16";
+			return "lookup_seeds: 1..32";
 		cfg_lookup_seeds = v;
 	} else if (!strcmp(key, "randoms")) {
 		if (!v || v > MAX_RANDOMS)
@@ -458,8 +466,6 @@ struct model_means {
  * fixed, the others splitmix64's numbers from it) and gives their mean and
  * range.
  */
-static uint64_t ideal_secret = 0x2545f4914f6cdd1dull;
-
 static uint32_t ideal_hash(uint32_t ssid, uint32_t tsid, uint16_t tclass)
 {
 	uint64_t x = ((uint64_t)ssid << 32 | tsid) ^
@@ -552,7 +558,14 @@ struct random_means {
 	const struct hp_avc_key *trace;
 	double used, longest;			/* mean over the functions */
 	double used_lo, used_hi, longest_lo, longest_hi;
+	/* nodes a timed lookup compares, over the lookup seeds: the mean
+	 * over the functions, and their range */
+	unsigned long lookup_seeds;
+	uint64_t lookup_seed;
+	double walk, walk_lo, walk_hi;
 };
+
+static double mean_walks(hp_avc_hash_fn fn, size_t size, double *each);
 
 /* The random functions through the model at @size nodes: the same for
  * every hash of a run, so computed once per configuration and kept. */
@@ -568,13 +581,16 @@ static const struct random_means *random_limits(size_t size)
 		if (r->randoms && r->size == size && r->slots == cfg_slots &&
 		    r->checks == cfg_checks && r->samples == cfg_samples &&
 		    r->runs == cfg_runs && r->randoms == cfg_randoms &&
-		    r->seed == cfg_seed && r->trace == trace)
+		    r->seed == cfg_seed && r->trace == trace &&
+		    r->lookup_seeds == cfg_lookup_seeds &&
+		    r->lookup_seed == cfg_lookup_seed)
 			return r;
 	}
 	r = &kept[next];
 	next = (next + 1) % 8;
 	memset(r, 0, sizeof(*r));
 	for (unsigned long f = 0; f < cfg_randoms; f++) {
+		double walks[MAX_STATES / 2], walk;
 		struct model_means m;
 		struct hp_avc_cache c;
 
@@ -582,6 +598,12 @@ static const struct random_means *random_limits(size_t size)
 		if (run_models(ideal_hash, size, &c, &m))
 			return NULL;
 		hp_avc_destroy(&c);
+		walk = mean_walks(ideal_hash, size, walks);
+		if (walk < 0)
+			return NULL;
+		r->walk += walk / cfg_randoms;
+		r->walk_lo = f && r->walk_lo < walk ? r->walk_lo : walk;
+		r->walk_hi = f && r->walk_hi > walk ? r->walk_hi : walk;
 		r->used += m.used / cfg_randoms;
 		r->longest += m.longest / cfg_randoms;
 		r->used_lo = f && r->used_lo < m.used ? r->used_lo : m.used;
@@ -597,6 +619,8 @@ static const struct random_means *random_limits(size_t size)
 	r->seed = cfg_seed;
 	r->trace = trace;
 	r->randoms = cfg_randoms;
+	r->lookup_seeds = cfg_lookup_seeds;
+	r->lookup_seed = cfg_lookup_seed;
 	return r;
 }
 
@@ -696,6 +720,13 @@ static int avc_analyze(const struct hp_variant *v, size_t size, struct hp_json *
 	hp_json_fixed(j, m.hit_rate, 5);
 	hp_json_key(j, "timed_walk");
 	hp_json_fixed(j, walk, 4);
+	hp_json_key(j, "random_timed_walk");
+	hp_json_fixed(j, ideal->walk, 4);
+	hp_json_key(j, "random_timed_walk_range");
+	hp_json_arr_begin(j);
+	hp_json_fixed(j, ideal->walk_lo, 4);
+	hp_json_fixed(j, ideal->walk_hi, 4);
+	hp_json_arr_end(j);
 	hp_json_key(j, "lookup_seed");
 	hp_json_uint(j, cfg_lookup_seed);
 	hp_json_key(j, "timed_walks");

@@ -64,11 +64,41 @@ def test_one_random_function_says_no_spread():
     assert line.endswith("(largest excess +0.05, 8192/4096)"), line
 
 
-@pytest.mark.parametrize("seeds", ["0", "17"])
+def seeded(hp_extra=3.0, slope=6.0, hp_walks=(1.8, 1.9, 1.7), orig_walks=(2.0, 2.2, 1.9)):
+    """Three seeds' (cycles, walk) for hp and orig at 512/512: cycles a
+    fixed cost plus `slope` a node, hp's fixed cost `hp_extra` above."""
+    return {
+        (512, 512, "hp"): [(20.0 + hp_extra + slope * w, w) for w in hp_walks],
+        (512, 512, "orig"): [(20.0 + slope * w, w) for w in orig_walks],
+    }
+
+
+def test_the_split_recovers_the_hash_and_the_walk():
+    line = avc_targets.split_line(seeded(), (512, 512), ("orig", "hp"))
+    # hp 23 + 6 x 1.8 = 33.8, orig 20 + 6 x 2.033 = 32.2: +1.6 = +3.0 hash - 1.4 walk;
+    # the lags by seed 1.8, 1.2, 1.8: standard error 0.2
+    assert line == (
+        "512/512: hp 33.8 against orig's 32.2 cycles, +1.6 ±0.2 (paired over 3 seeds) = its "
+        "hash +3.0 at equal walks -1.4 for its walk (1.80 nodes a lookup against 2.03; a node "
+        "6.0 cycles here, fitted over the seeds)"
+    ), line
+
+
+def test_the_split_names_the_random_functions_walks_and_needs_two_seeds():
+    model = {(512, 512, "hp"): {"random_timed_walk": 1.85, "random_timed_walk_range": [1.74, 1.92],
+                                "randoms": 8}}  # fmt: skip
+    line = avc_targets.split_line(seeded(), (512, 512), ("orig", "hp"), model)
+    assert "against 2.03; 8 random functions' walks 1.85, 1.74..1.92; a node" in line
+    one = {k: v[:1] for k, v in seeded().items()}
+    assert avc_targets.split_line(one, (512, 512), ("orig", "hp")) is None
+    assert avc_targets.split_lines(one, [(512, 512)], ("orig", "hp")) == []
+
+
+@pytest.mark.parametrize("seeds", ["0", "33"])
 def test_lookup_seeds_out_of_range_refused(cli, seeds):
     res = cli("avc", "--seed-table", "--lookup-seeds", seeds, "--no-store")
     assert res.status == 2 and res.out == ""
-    assert f"--lookup-seeds '{seeds}': allowed: 1..16" in res.err
+    assert f"--lookup-seeds '{seeds}': allowed: 1..32" in res.err
 
 
 @pytest.mark.runner
@@ -91,6 +121,8 @@ def test_the_runner_gives_each_seeds_walk_and_the_randoms_range(real_runner):
         assert r["randoms"] == 4 and lo <= r["random_longest_chain"] <= hi
         lo, hi = r["random_utilisation_range"]
         assert lo <= r["random_utilisation"] <= hi
+        lo, hi = r["random_timed_walk_range"]
+        assert 1.0 <= lo <= r["random_timed_walk"] <= hi
     # the random functions are the same for every hash of the run
     assert rows[0]["random_longest_chain_range"] == rows[1]["random_longest_chain_range"]
     # seeds differ: the same hash's walk is not the same in every seed's cache
@@ -99,7 +131,7 @@ def test_the_runner_gives_each_seeds_walk_and_the_randoms_range(real_runner):
 
 @pytest.mark.runner
 def test_the_runner_refuses_lookup_seeds_and_randoms_out_of_range(real_runner):
-    for param, allowed in (("lookup_seeds=0", "lookup_seeds: 1..16"),
+    for param, allowed in (("lookup_seeds=0", "lookup_seeds: 1..32"),
                            ("randoms=17", "randoms: 1..16")):  # fmt: skip
         res = subprocess.run(
             [str(real_runner / "hotpath-bench"), "analyze", "--primitive", "avc_lookup",

@@ -62,6 +62,8 @@ def render(tables: "Tables") -> str:
         lines.append("")
     lines += tables.directions
     lines += ["", *break_even_lines(tables.fit)]
+    if tables.split:
+        lines += ["", *tables.split]
     lines += ["", *tables.targets]  # last: issue 42's targets end the table
     return "\n".join(lines) + "\n"
 
@@ -103,5 +105,6 @@ def to_json(tables: "Tables", run_id: int | None) -> dict[str, Any]:
         ],
         "directions": tables.directions,
         "break_even": break_even_lines(tables.fit),
+        "split": tables.split,
         "targets": tables.targets,
     }

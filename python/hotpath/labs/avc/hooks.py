@@ -57,17 +57,17 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
         default=1,
         metavar="R",
         help="--stats: workload seeds the means are taken over (default 1; the seed table "
-        "takes 8: a longest chain moves by a node from one seed to the next)",
+        "takes 16: a longest chain moves by a node from one seed to the next)",
     )
 
     parser.add_argument(
         "--lookup-seeds",
         type=int,
-        default=8,
+        default=16,
         metavar="K",
         help="--seed-table: workload seeds the lookups are timed over, a cache, key stream and "
         "runner process (--repeat processes) each, the table giving the mean of their medians "
-        "(default 8, at most 16): which keys share a chain is one seed's luck",
+        "(default 16, at most 32): which keys share a chain is one seed's luck",
     )
 
 

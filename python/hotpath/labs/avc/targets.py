@@ -24,6 +24,8 @@ named, and the lookup line then says "not checked" rather than either.
 from collections.abc import Callable
 from typing import Any
 
+import numpy as np
+
 OWN = "hp"
 LOOKUP_SHARE = 0.03  # within 3% of the fastest ...
 LOOKUP_CYCLES = 1.0  # ... or 1 core cycle, whichever is larger
@@ -136,6 +138,71 @@ def chain_line(model: dict[Any, dict[str, Any]], configs: list[Config]) -> str:
         lambda g: f"largest excess {g:+.2f}",
         lambda m: _randoms(m, "random_longest_chain", lambda v: f"{v:.2f}"),
     )
+
+
+Seeded = dict[Any, list[tuple[float, float]]]  # (nodes, slots, hash): (cycles, walk) per seed
+
+
+def split_line(
+    per_seed: Seeded,
+    c: Config,
+    hashes: tuple[str, ...],
+    model: dict[Any, dict[str, Any]] | None = None,
+) -> str | None:
+    """hp's lookup against the fastest other hash's at @c, split in two by
+    the seeds: each seed's cache gives each hash a lookup (cycles) and a
+    walk (nodes compared), and one slope common to the hashes, fitted over
+    the seeds within each hash, says what a node costs here. hp's lead or
+    lag is then its hash (the hashes' costs at equal walks) plus its walk
+    (the walks' difference times the slope), exactly; with the lag's
+    standard error, paired by seed; and, where @model has them, the walks
+    of the random functions over the same caches' keys (a walk within
+    theirs is the hash's luck on this workload, not its spread). None with
+    fewer than two seeds."""
+    rows = {h: per_seed[(*c, h)] for h in hashes if len(per_seed.get((*c, h), ())) >= 2}
+    if OWN not in rows or len(rows) < 2 or len({len(v) for v in rows.values()}) != 1:
+        return None
+    mean = {h: (float(np.mean([y for y, _ in v])), float(np.mean([w for _, w in v])))
+            for h, v in rows.items()}  # fmt: skip
+    sxx = sum((w - mean[h][1]) ** 2 for h, v in rows.items() for _, w in v)
+    sxy = sum((w - mean[h][1]) * (y - mean[h][0]) for h, v in rows.items() for y, w in v)
+    slope = sxy / sxx if sxx > 0 else 0.0
+    best = min((h for h in rows if h != OWN), key=lambda h: mean[h][0])
+    lag = [a[0] - b[0] for a, b in zip(rows[OWN], rows[best], strict=True)]
+    walk = slope * (mean[OWN][1] - mean[best][1])
+    hash_part = mean[OWN][0] - mean[best][0] - walk
+    own = (model or {}).get((*c, OWN)) or {}
+    spread = own.get("random_timed_walk_range")
+    randoms = ""
+    if isinstance(spread, list) and len(spread) == 2 and "random_timed_walk" in own:
+        randoms = (
+            f"; {int(own.get('randoms', 1))} random functions' walks "
+            f"{own['random_timed_walk']:.2f}, {spread[0]:.2f}..{spread[1]:.2f}"
+        )
+    return (
+        f"{c[0]}/{c[1]}: {OWN} {mean[OWN][0]:.1f} against {best}'s {mean[best][0]:.1f} cycles, "
+        f"{float(np.mean(lag)):+.1f} ±{float(np.std(lag, ddof=1)) / len(lag) ** 0.5:.1f} "
+        f"(paired over {len(lag)} seeds) = its hash {hash_part:+.1f} at equal walks "
+        f"{walk:+.1f} for its walk ({mean[OWN][1]:.2f} nodes a lookup against "
+        f"{mean[best][1]:.2f}{randoms}; a node {slope:.1f} cycles here, fitted over the seeds)"
+    )
+
+
+def split_lines(
+    per_seed: Seeded,
+    configs: list[Config],
+    hashes: tuple[str, ...],
+    model: dict[Any, dict[str, Any]] | None = None,
+) -> list[str]:
+    """split_line() at every configuration it can split, under a heading."""
+    said = [line for c in configs if (line := split_line(per_seed, c, hashes, model))]
+    if not said:
+        return []
+    return [
+        f"{OWN} against the fastest other hash, its lead or lag split into its hash's cost and "
+        "its walk's (what a node costs fitted over the workload seeds' caches):",
+        *said,
+    ]
 
 
 def lines(
