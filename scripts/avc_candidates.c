@@ -87,6 +87,23 @@ uint32_t x3m(uint32_t s, uint32_t t, uint16_t c)
 	return TOP32(s * 0x9e3779b9u ^ t * 0x85ebca77u ^ c * 0xc2b2ae35u);
 }
 
+/*
+ * orig's cost, no multiply: the shifts of the original hash changed to
+ * those that came closest to the random hash's buckets on the synthetic
+ * workload (s ^ t << k1 ^ c << k2, k1 0..12, k2 0..12), low bits. Linear:
+ * (s ^ 16 d, t ^ d, c) shares (s, t, c)'s bucket for every d.
+ */
+uint32_t lin4(uint32_t s, uint32_t t, uint16_t c)
+{
+	return s ^ t << 4 ^ c;
+}
+
+/* lin4 with the SIDs' bits 16 and up folded in, for clustered SIDs */
+uint32_t lin4f(uint32_t s, uint32_t t, uint16_t c)
+{
+	return s ^ t << 4 ^ c ^ s >> 16 ^ t >> 16;
+}
+
 #ifdef AVC_CANDIDATES_MAIN
 #include <hotpath/avc.h>
 #include <hotpath/rng.h>
@@ -106,6 +123,7 @@ static const struct { const char *name; hp_avc_hash_fn fn; } cands[] = {
 	{ "murmur3", hp_avc_hash_murmur3 }, { "hp", hp_avc_hash_hp },
 	{ "fib", fib }, { "ma64", ma64 }, { "mxs", mxs }, { "mum", mum },
 	{ "crc", crc }, { "xm", xm }, { "x3", x3 }, { "x3m", x3m },
+	{ "lin4", lin4 }, { "lin4f", lin4f },
 };
 
 static struct hp_avc_key *trace;
