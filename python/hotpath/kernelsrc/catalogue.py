@@ -172,6 +172,26 @@ FN_KBUILD: tuple[KbuildComponent, ...] = (
         "Linux 3.11 to 6.13 (the table-driven generic form)",
     ),
     _fn(
+        "crct10dif-pclmul",
+        ("arch/x86/crypto/crct10dif-pcl-asm_64.S", "arch/x86/crypto/crct10dif-pclmul_glue.c"),
+        (("arch/x86/crypto/crct10dif-pclmul_glue.c", "crc_t10dif_pcl("),),
+        (
+            Entry(
+                "crc_t10dif",
+                "hp_glue_crc_t10dif_pcl",
+                ":pcl",
+                "arch/x86/crypto/crct10dif-pcl-asm_64.S",
+                "the crct10dif-pclmul driver's update as crc_t10dif_update() reaches it: "
+                "crc_t10dif_pcl() between kernel_fpu_begin() and kernel_fpu_end() from 16 "
+                "bytes, the generic table below",
+                needs=("pclmulqdq",),
+            ),
+        ),
+        ("arch/x86/crypto/crct10dif-pcl-asm_64.o", "crypto/crct10dif_common.o"),
+        "Linux 4.10 to 6.13 (the crypto driver; lib/crc/x86 from 6.14)",
+        glue="c/kload/glue/fn_crct10dif_pclmul.c",
+    ),
+    _fn(
         "crc16",
         ("lib/crc16.c",),
         (("lib/crc16.c", "crc16("),),
@@ -312,6 +332,7 @@ def _functions() -> tuple[Function, ...]:
                  sizes.get(e.primitive, ()))
         for c in FN_LAYOUTS
         for e in c.entries
+        if not e.suffix  # a function's other forms (crc_t10dif:pcl) are variants of it
     ]  # fmt: skip
     since = "Linux 5.17 and later (the C rewrite)"
     labs = (

@@ -24,10 +24,11 @@ from pathlib import Path
 
 from hotpath.errors import UsageError
 from hotpath.kernelsrc import kbuilt
+from hotpath.kernelsrc.catalogue import BY_NAME
 from hotpath.kernelsrc.git import git
 from hotpath.kernelsrc.kbuild import PreparedTree
 from hotpath.kernelsrc.layouts import KBUILD_COMPONENTS
-from hotpath.kernelsrc.shapes import Entry
+from hotpath.kernelsrc.shapes import Component, Entry
 from hotpath.kernelsrc.trees import UserTree
 
 _HUNK = re.compile(rb"^@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@ ?(.*)$")
@@ -123,34 +124,50 @@ def _inside(spans: list[tuple[int, int]], defs: dict[str, tuple[int, int]]) -> s
 
 
 def touched(tree_a: UserTree, tree_b: UserTree, changes: list[FileChange]) -> Touched:
-    """The catalogue functions A..B touched (see the module's docstring)."""
+    """The catalogue functions A..B touched (see the module's docstring):
+    every component's entries, a function's other forms (crc_t10dif's
+    PCLMUL driver beside its generic table) included."""
     by_path = {c.path: c for c in changes}
-    provided = {p.function.name: p for p in kbuilt.catalogue_in(tree_b.read)}
-    before = {p.function.name: p for p in kbuilt.catalogue_in(tree_a.read)}
-    components = {c.layout.name: c.layout for c in KBUILD_COMPONENTS}
     functions: dict[str, str] = {}
-    for name, found in provided.items():
-        entry = found.entry or before[name].entry
-        if entry is None:
+    for component in KBUILD_COMPONENTS:
+        layout = component.layout
+        if not any(path in by_path for path in layout.files):
+            continue
+        if all(kbuilt.layout_problem(t.read, component) for t in (tree_a, tree_b)):
             continue  # on neither side in a form hotpath builds
-        layout = components[found.function.component]
-        for path in layout.files:
-            change = by_path.get(path)
-            if change is None:
+        for entry in layout.entries:
+            name = entry.primitive  # a catalogue function's name is its primitive's
+            if name in functions or name not in BY_NAME:
                 continue
-            if path != entry.where:
-                if path in {e.where for e in layout.entries}:
-                    continue  # another function's own file
-                functions[name] = f"{path} changed (built into {layout.name})"
-                break
-            narrowed = _narrowed(tree_a, tree_b, change, layout.entries)
-            if narrowed is None or {entry.symbol, entry.primitive} & narrowed:
-                how = "its definition" if narrowed else "outside any catalogue function"
-                functions[name] = f"{path} changed ({how})"
-                break
+            why = _why(tree_a, tree_b, by_path, layout, entry)
+            if why is not None:
+                functions[name] = why
     words = (_function_word(ctx) for change in changes for ctx in change.contexts)
     named = tuple(dict.fromkeys(w for w in words if w and w not in functions))
     return Touched(functions, tuple(c.path for c in changes), named)
+
+
+def _why(
+    tree_a: UserTree,
+    tree_b: UserTree,
+    by_path: dict[str, FileChange],
+    layout: Component,
+    entry: Entry,
+) -> str | None:
+    """Why the range touched this entry of the layout, or None."""
+    for path in layout.files:
+        change = by_path.get(path)
+        if change is None:
+            continue
+        if path != entry.where:
+            if path in {e.where for e in layout.entries}:
+                continue  # another function's own file
+            return f"{path} changed (built into {layout.name})"
+        narrowed = _narrowed(tree_a, tree_b, change, layout.entries)
+        if narrowed is None or {entry.symbol, entry.primitive} & narrowed:
+            how = "its definition" if narrowed else "outside any catalogue function"
+            return f"{path} changed ({how})"
+    return None
 
 
 def _narrowed(
