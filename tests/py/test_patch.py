@@ -219,8 +219,9 @@ def test_every_fn_catalogue_entry_of_debians_trees_passes_its_gate(cli, real_run
             continue
         size = str(function.default_sizes()[0])
         res = cli("fn", function.name, "--sizes", size, "--rounds", "5", "--modes", "latency",
-                  "--variants", "linux-6.1,linux-6.12", "--no-store", "--json")  # fmt: skip
+                  "--no-store", "--json")  # fmt: skip
         assert res.status == 0, (function.name, res.err)
         status = {v["name"]: v["status"] for v in json.loads(res.out)["variants"]}
         kernels = {name: s for name, s in status.items() if name.startswith("linux-")}
-        assert kernels == {"linux-6.1": "ok", "linux-6.12": "ok"}, (function.name, status)
+        assert {"linux-6.1", "linux-6.12"} <= set(kernels), (function.name, status)
+        assert set(kernels.values()) == {"ok"}, (function.name, status)  # crc_t10dif:pcl too
