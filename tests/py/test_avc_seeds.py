@@ -101,6 +101,13 @@ def test_lookup_seeds_out_of_range_refused(cli, seeds):
     assert f"--lookup-seeds '{seeds}': allowed: 1..32" in res.err
 
 
+@pytest.mark.parametrize("mode", [(), ("--stats",), ("--recommend",)])
+def test_lookup_seeds_only_with_the_seed_table(cli, mode):
+    res = cli("avc", *mode, "--lookup-seeds", "4", "--no-store")
+    assert res.status == 2 and res.out == ""
+    assert "--lookup-seeds '4': allowed only with --seed-table" in res.err
+
+
 @pytest.mark.runner
 def test_the_runner_gives_each_seeds_walk_and_the_randoms_range(real_runner):
     """analyze: the timed walk the mean of each lookup seed's, the random

@@ -16,6 +16,11 @@ from hotpath.labs.avc import stats as avc_stats
 def run(args: argparse.Namespace) -> int | None:
     """--stats or --recommend instead of timing; None when not asked."""
     asked = [flag for flag in ("stats", "recommend") if getattr(args, flag)]
+    if getattr(args, "lookup_seeds", None) is not None:
+        raise UsageError(
+            f"--lookup-seeds '{args.lookup_seeds}': allowed only with --seed-table "
+            "(the other modes time one workload seed's cache)"
+        )
     if not asked:
         if args.trace is not None:
             raise UsageError(f"--trace '{args.trace}': allowed only with --stats or --recommend")

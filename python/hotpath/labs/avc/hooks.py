@@ -63,7 +63,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--lookup-seeds",
         type=int,
-        default=16,
+        default=None,
         metavar="K",
         help="--seed-table: workload seeds the lookups are timed over, a cache, key stream and "
         "runner process (--repeat processes) each, the table giving the mean of their medians "

@@ -196,7 +196,8 @@ def _timings(args: argparse.Namespace) -> dict[int, RunResult]:
 
 
 def _lookup_seeds(args: argparse.Namespace) -> int:
-    return int(getattr(args, "lookup_seeds", TIMED_SEEDS))
+    seeds = getattr(args, "lookup_seeds", None)
+    return TIMED_SEEDS if seeds is None else int(seeds)
 
 
 def check_lookup_seeds(seeds: int) -> int:
