@@ -151,7 +151,7 @@ def test_tune_evaluate(cli, tmp_path):
 def test_avc_stats_seed_table_and_recommend(cli, tmp_path):
     few = ("--checks", "2000", "--rounds", "5", "--no-store", "--json")
     check(cli("avc", "--stats", "--sizes", "512", *few[:2], *few[4:]).json())
-    check(cli("avc", "--seed-table", *few).json())
+    check(cli("avc", "--seed-table", *few, "--lookup-seeds", "2").json())
     res = cli("avc", "--recommend", *few)
     if res.status == 1:  # a neighbour left nothing to choose from: said, no document
         assert "no configuration could be timed (" in res.err
