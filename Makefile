@@ -40,6 +40,7 @@ HPSUM_SRCS := c/csum/csum_hp.c c/csum/csum_hp_plan.c c/csum/csum_hp_avx2.c c/csu
 	c/crc32c/crc32c_hotpath.c c/crc32c/crc32c_pclmul_fold.c c/crc32c/crc32c_sse42.c \
 	c/crc32c/crc32c_4way.c \
 	c/crc32c/crc32c_vpclmul_avx512.c c/crc32c/crc32c_vpclmul_avx2.c c/crc32c/crc32c_table.c c/crc32c/ref.c c/bench/cpu.c \
+	c/crc32c/crc32c_fused256_4x24.c c/crc32c/crc32c_fused256_4x32.c \
 	c/dispatch/format.c c/dispatch/choose.c c/dispatch/rows.c c/dispatch/measured.c
 # Measured rows are kept per CPU and per code (c/dispatch/measured.c): this
 # id changes with the methods' source, the headers, the compiler and its

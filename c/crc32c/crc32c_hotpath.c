@@ -15,7 +15,10 @@
  * issues every cycle there), a Zen 3 row hotpath's four streams
  * (crc32c_4way.c) from 96, a Zen 5 row streams that take the input CRC
  * last, then the 512-bit fold, then the fold with four crc32q streams
- * beside it. Methods the CPU lacks fall back: the fused fold to the
+ * beside it. The 256-bit fused fold comes in three shapes (avx2-fused,
+ * avx2-fused-4x24, -4x32: 16, 24 or 32 bytes per crc32q stream per 128
+ * folded), the row naming the one its CPU runs fastest; each needs what
+ * avx2-fused needs. Methods the CPU lacks fall back: the fused fold to the
  * 512-bit fold, that to the 256-bit fold where the CPU has AVX2 and
  * VPCLMULQDQ (else eight lanes), the 256-bit fused fold to the 256-bit
  * fold, that to eight lanes, the 512-bit seed-last fold to the 256-bit
@@ -54,6 +57,8 @@ static int method_runs(enum hp_crc32c_method m, uint32_t f)
 		return (f & NEED_AVX512) == NEED_AVX512;
 	case HP_CRC32C_AVX2_VPCLMUL:
 	case HP_CRC32C_AVX2_FUSED:
+	case HP_CRC32C_AVX2_FUSED_4X24:
+	case HP_CRC32C_AVX2_FUSED_4X32:
 	case HP_CRC32C_AVX2_SEEDLAST:
 		return (f & NEED_AVX2V) == NEED_AVX2V;
 	default:	/* three streams merge, and folds fold, with PCLMULQDQ */
@@ -68,6 +73,8 @@ static enum hp_crc32c_method usable(enum hp_crc32c_method m, uint32_t f)
 		m = m == HP_CRC32C_AVX512_FUSED ? HP_CRC32C_AVX512 :
 		    m == HP_CRC32C_AVX512 ? HP_CRC32C_AVX2_VPCLMUL :
 		    m == HP_CRC32C_AVX2_FUSED ? HP_CRC32C_AVX2_VPCLMUL :
+		    m == HP_CRC32C_AVX2_FUSED_4X24 ? HP_CRC32C_AVX2_FUSED :
+		    m == HP_CRC32C_AVX2_FUSED_4X32 ? HP_CRC32C_AVX2_FUSED :
 		    m == HP_CRC32C_AVX2_VPCLMUL ? HP_CRC32C_FOLD8 :
 		    m == HP_CRC32C_AVX512_SEEDLAST ? HP_CRC32C_AVX2_SEEDLAST :
 		    m == HP_CRC32C_AVX2_SEEDLAST ? HP_CRC32C_SSE42_4WAY_SEEDLAST :
@@ -100,6 +107,10 @@ static hp_crc32c_fn method_fn(enum hp_crc32c_method m)
 		return hp__crc32c_avx2;
 	case HP_CRC32C_AVX2_FUSED:
 		return hp__crc32c_fused256;
+	case HP_CRC32C_AVX2_FUSED_4X24:
+		return hp__crc32c_fused256_4x24;
+	case HP_CRC32C_AVX2_FUSED_4X32:
+		return hp__crc32c_fused256_4x32;
 	case HP_CRC32C_AVX512_SEEDLAST:
 		return hp__crc32c_avx512_seedlast;
 	case HP_CRC32C_AVX2_SEEDLAST:

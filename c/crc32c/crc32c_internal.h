@@ -386,6 +386,12 @@ HP_HIDDEN uint32_t hp__crc32c_avx2(uint32_t crc, const void *buf,
 				   size_t len);
 HP_HIDDEN uint32_t hp__crc32c_fused256(uint32_t crc, const void *buf,
 				       size_t len);
+/* The fused loop's other shapes: 4 x 24 and 4 x 32 bytes of crc32q per
+ * 128 folded (crc32c_fused256_4x24.c, _4x32.c). */
+HP_HIDDEN uint32_t hp__crc32c_fused256_4x24(uint32_t crc, const void *buf,
+					    size_t len);
+HP_HIDDEN uint32_t hp__crc32c_fused256_4x32(uint32_t crc, const void *buf,
+					    size_t len);
 /* The two folds from a zero CRC, the input CRC multiplied in last, below
  * HP_SEEDLAST_FOLD_MAX bytes (crc32c_vpclmul_avx512.c, _avx2.c). */
 HP_HIDDEN uint32_t hp__crc32c_avx512_seedlast(uint32_t crc, const void *buf,

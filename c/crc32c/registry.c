@@ -156,6 +156,20 @@ static const struct hp_variant crc32c_variants[] = {
 		.origin = "hotpath's own",
 	},
 	{
+		.name = "fused-crc32-vpclmul-avx2-4x24",
+		.fn = hp_crc32c_fused_vpclmul_avx2_4x24,
+		.needs = FOLD | HP_CPU_AVX2 | HP_CPU_VPCLMUL,
+		.desc = "per 224 B: 128 B on the 256-bit fold, 4 x 24 B on four crc32q streams, one merge per block",
+		.origin = "hotpath's own: fused-crc32-vpclmul-avx2 in another shape",
+	},
+	{
+		.name = "fused-crc32-vpclmul-avx2-4x32",
+		.fn = hp_crc32c_fused_vpclmul_avx2_4x32,
+		.needs = FOLD | HP_CPU_AVX2 | HP_CPU_VPCLMUL,
+		.desc = "per 256 B: 128 B on the 256-bit fold, 4 x 32 B on four crc32q streams, one merge per block",
+		.origin = "hotpath's own: fused-crc32-vpclmul-avx2 in another shape",
+	},
+	{
 		.name = "vpclmul-avx512-seedlast",
 		.fn = hp_crc32c_vpclmul_avx512_seedlast,
 		.needs = FOLD | HP_CPU_AVX512F | HP_CPU_AVX512BW |

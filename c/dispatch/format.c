@@ -50,6 +50,8 @@ static const struct hp_dispatch_method crc32c_methods[HP_CRC32C_NMETHODS] = {
 	[HP_CRC32C_AVX2_FUSED] = { "avx2-fused", "fused-crc32-vpclmul-avx2" },
 	[HP_CRC32C_AVX512_SEEDLAST] = { "avx512-seedlast", "vpclmul-avx512-seedlast" },
 	[HP_CRC32C_AVX2_SEEDLAST] = { "avx2-seedlast", "vpclmul-avx2-seedlast" },
+	[HP_CRC32C_AVX2_FUSED_4X24] = { "avx2-fused-4x24", "fused-crc32-vpclmul-avx2-4x24" },
+	[HP_CRC32C_AVX2_FUSED_4X32] = { "avx2-fused-4x32", "fused-crc32-vpclmul-avx2-4x32" },
 };
 
 const struct hp_dispatch_primitive hp_dispatch_primitives[HP_DISPATCH_NPRIMITIVES] = {

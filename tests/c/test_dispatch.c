@@ -427,6 +427,13 @@ static void test_crc32c_fallbacks(void)
 	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX2_VPCLMUL) == v256, "avx2-vpclmul's fallback");
 	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX2_FUSED) ==
 	      ((f & need256) == need256 ? hp__crc32c_fused256 : fold8), "avx2-fused's fallback");
+	/* the fused loop's other shapes: their own code, else avx2-fused's fallback */
+	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX2_FUSED_4X24) ==
+	      ((f & need256) == need256 ? hp__crc32c_fused256_4x24 : fold8),
+	      "avx2-fused-4x24's fallback");
+	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX2_FUSED_4X32) ==
+	      ((f & need256) == need256 ? hp__crc32c_fused256_4x32 : fold8),
+	      "avx2-fused-4x32's fallback");
 	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX512) == v512, "avx512's fallback");
 	CHECK(hp__crc32c_method_fn(HP_CRC32C_AVX512_FUSED) ==
 	      ((f & need512) == need512 ? hp__crc32c_fused512 : v512), "avx512-fused's fallback");

@@ -82,6 +82,9 @@ uint32_t hp_crc32c_vpclmul_avx512(uint32_t crc, const void *buf, size_t len);
  * fold with four crc32q streams beside it, as hp_crc32c_fused_vpclmul(). */
 uint32_t hp_crc32c_vpclmul_avx2(uint32_t crc, const void *buf, size_t len);
 uint32_t hp_crc32c_fused_vpclmul_avx2(uint32_t crc, const void *buf, size_t len);
+/* The same loop with 4 x 24 and 4 x 32 bytes of crc32q per 128 folded. */
+uint32_t hp_crc32c_fused_vpclmul_avx2_4x24(uint32_t crc, const void *buf, size_t len);
+uint32_t hp_crc32c_fused_vpclmul_avx2_4x32(uint32_t crc, const void *buf, size_t len);
 /* hotpath's own: those two folds from a zero CRC, the input CRC multiplied
  * in last (a chain of calls waits for one multiply, not the fold). */
 uint32_t hp_crc32c_vpclmul_avx512_seedlast(uint32_t crc, const void *buf, size_t len);

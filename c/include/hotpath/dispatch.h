@@ -85,6 +85,8 @@ enum hp_crc32c_method {
 	HP_CRC32C_AVX2_FUSED,		/* that fold and four crc32q streams */
 	HP_CRC32C_AVX512_SEEDLAST,	/* the 512-bit fold, the input CRC last */
 	HP_CRC32C_AVX2_SEEDLAST,	/* the 256-bit fold, the input CRC last */
+	HP_CRC32C_AVX2_FUSED_4X24,	/* avx2-fused with 4 x 24 bytes of crc32q per step */
+	HP_CRC32C_AVX2_FUSED_4X32,	/* ... and 4 x 32 (a slower VPCLMULQDQ: Zen 3) */
 	HP_CRC32C_NMETHODS
 };
 
