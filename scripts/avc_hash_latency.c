@@ -10,7 +10,11 @@
  * chains are short. (The lab's timed lookup calls the bucket function
  * through a pointer; a call's own cost there is the same for every hash.)
  *
- *   cc -O2 -Ic/include scripts/avc_hash_latency.c -o build/avc-hash-latency
+ * Then issue 42's candidates (scripts/avc_candidates.c, included here with
+ * BITS 9), each bucket among 512 slots: the top-bits forms as they are,
+ * the low-bits forms masked.
+ *
+ *   cc -O2 -msse4.2 -Ic/include scripts/avc_hash_latency.c -o build/avc-hash-latency
  *   flock /tmp/hotpath-measure.lock build/avc-hash-latency
  */
 #include <stdint.h>
@@ -18,6 +22,9 @@
 #include <x86intrin.h>
 
 #include <hotpath/avc_hash.h>
+
+#define BITS 9
+#include "avc_candidates.c"
 
 #define CALLS 100000
 #define RUNS 50
@@ -57,5 +64,18 @@ int main(void)
 	ROW("hp", hp_avc_hp_bucket_inl(KEY, 9), hp_avc_hp_bucket_inl(KEY, 13));
 	/* the loop alone: what every row above carries */
 	ROW("(loop)", x + 1, x + 1);
+
+	printf("\n%-8s %10s   (issue 42's candidates, 512 slots)\n", "form", "512");
+#define CAND(f, mask) printf("%-8s %10.2f\n", #f, LATENCY(f(KEY) & (mask)))
+	CAND(fib, ~0u);
+	CAND(ma64, ~0u);
+	CAND(xm, ~0u);
+	CAND(x3, ~0u);
+	CAND(x3m, ~0u);
+	CAND(mxs, 511u);
+	CAND(mum, 511u);
+	CAND(crc, 511u);
+	CAND(lin4, 511u);
+	CAND(lin4f, 511u);
 	return 0;
 }
