@@ -73,6 +73,14 @@ static unsigned long cfg_lookup_seeds = 1;
 /* analyze: random functions (secrets of ideal_hash()) run through the
  * model as the random hash's limit, their mean and range given */
 static unsigned long cfg_randoms = 1;
+/*
+ * hash_only=1: a call is the hash's bucket function alone (the one the
+ * cache takes, its mask or shift built in), called through a pointer with
+ * a key made of the last bucket, no cache and no walk: what the hash adds
+ * to a lookup, the call included (the same for every hash). The lab's
+ * hashes only; the gate still checks each over its cache.
+ */
+static int cfg_hash_only;
 /* analyze: checks the workload makes, hash_stats samples taken among them */
 static unsigned long cfg_checks = 1000000, cfg_samples = 100;
 /* analyze: the synthetic workload's first seed, and how many seeds (runs)
@@ -343,6 +351,16 @@ static int avc_check(const struct hp_variant *v, const uint8_t *buf,
 	return *expected != *got;
 }
 
+/* The bucket of a key made of @s (hash_only): its three fields all depend
+ * on @s, so in latency mode each call waits for the last bucket. */
+static inline __attribute__((always_inline)) uint64_t
+hash_step(hp_avc_hash_fn fn, uint64_t s)
+{
+	uint32_t x = (uint32_t)s;
+
+	return fn(x, x + 7, (uint16_t)(x + 1));
+}
+
 /* One lookup; the next key's index waits for @s in latency mode. @fn is
  * the cache's bucket function: with @masked (a constant where inlined)
  * its value is the bucket (the lab's hashes, c/avc/bucket.c, the mask or
@@ -379,6 +397,11 @@ avc_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
 		HP_OPAQUE(fn);
 		return HP_BURST_MODES(mode, n, s, s + (fn(0, 0, 0) & 0));
 	}
+	if (cfg_hash_only && k < 0) {
+		fn = hp_avc_hash_for_slots(fn, cfg_slots);
+		HP_OPAQUE(fn);
+		return HP_BURST_MODES(mode, n, s, hash_step(fn, s));
+	}
 	if (k >= 0) {	/* the loop in the kernel's image, beside its code */
 		st = kernel_state(k, len);
 		if (!st)
@@ -414,7 +437,7 @@ static const char *avc_configure(const char *key, const char *value)
 
 	if (*end || !*value || *value == '-')
 		return "slots=S, checks=C, samples=K, seed=N, runs=R, lookup_seed=N, "
-		       "lookup_seeds=K, randoms=R (integers), trace=PATH";
+		       "lookup_seeds=K, randoms=R, hash_only=0|1 (integers), trace=PATH";
 	if (!strcmp(key, "slots")) {
 		if (!v || v > HP_AVC_MAX_SLOTS || (v & (v - 1)))
 			return "slots: a power of two, 1..1048576";
@@ -439,13 +462,17 @@ static const char *avc_configure(const char *key, const char *value)
 		if (!v || v > MAX_RANDOMS)
 			return "randoms: 1..16";
 		cfg_randoms = v;
+	} else if (!strcmp(key, "hash_only")) {
+		if (v > 1)
+			return "hash_only: 0 or 1";
+		cfg_hash_only = (int)v;
 	} else if (!strcmp(key, "samples")) {
 		if (!v || v > 100000ul)
 			return "samples: 1..100000";
 		cfg_samples = v;
 	} else {
 		return "slots=S, checks=C, samples=K, seed=N, runs=R, lookup_seed=N, "
-		       "lookup_seeds=K, randoms=R or trace=PATH";
+		       "lookup_seeds=K, randoms=R, hash_only=0|1 or trace=PATH";
 	}
 	return NULL;
 }
@@ -778,6 +805,8 @@ static const size_t avc_sizes[] = { 512, 2048, 8192 };
 
 static const char *avc_unavailable(const struct hp_variant *v)
 {
+	if (v->flags & HP_V_KERNEL && cfg_hash_only)
+		return "hash_only: a kernel's lookup has no bucket function of its own to time";
 	return v->flags & HP_V_KERNEL ? kernel_mismatch(v->fn) : NULL;
 }
 

@@ -94,6 +94,18 @@ def test_the_split_names_the_random_functions_walks_and_needs_two_seeds():
     assert avc_targets.split_lines(one, [(512, 512)], ("orig", "hp")) == []
 
 
+def test_the_hashes_alone_cheapest_first_and_what_is_cheaper_than_hp():
+    out = avc_targets.hash_lines({"hp": 8.0, "orig": 6.0, "murmur3": 31.9, "muladd": 7.5}, 512)
+    assert out[0].startswith("the hashes alone (each one's bucket function at 512 slots")
+    assert out[0].endswith("): orig 6.0, muladd 7.5, hp 8.0, murmur3 31.9")
+    # a hash cheaper by a cycle or more is said; by less (muladd) is not
+    assert out[1:] == [
+        "orig's hash is 2.0 cycles cheaper than hp's: where a lookup compares few nodes, "
+        "orig's lookup is ahead unless hp's walk saves more"
+    ]
+    assert avc_targets.hash_lines({}, 512) == []
+
+
 @pytest.mark.parametrize("seeds", ["0", "33"])
 def test_lookup_seeds_out_of_range_refused(cli, seeds):
     res = cli("avc", "--seed-table", "--lookup-seeds", seeds, "--no-store")
@@ -137,9 +149,27 @@ def test_the_runner_gives_each_seeds_walk_and_the_randoms_range(real_runner):
 
 
 @pytest.mark.runner
+def test_the_runner_times_each_hash_alone(real_runner):
+    """hash_only=1: every lab hash gated and timed (no timing asserted: the
+    machine is shared), the parameter said in the run's settings."""
+    out = subprocess.run(
+        [str(real_runner / "hotpath-bench"), "run", "--primitive", "avc_lookup",
+         "--sizes", "8192", "--modes", "latency", "--param", "slots=512",
+         "--param", "hash_only=1", "--rounds", "20"],
+        capture_output=True, text=True, timeout=120, check=True,
+    ).stdout  # fmt: skip
+    doc = json.loads(out)
+    assert "hash_only=1" in doc["settings"]["params"]
+    figures = doc["figures"]
+    assert {f["variant"] for f in figures} == {"orig", "muladd", "murmur3", "jhash", "hp"}
+    assert all(f["status"] == "ok" and len(f["values"]) > 0 for f in figures)
+
+
+@pytest.mark.runner
 def test_the_runner_refuses_lookup_seeds_and_randoms_out_of_range(real_runner):
     for param, allowed in (("lookup_seeds=0", "lookup_seeds: 1..32"),
-                           ("randoms=17", "randoms: 1..16")):  # fmt: skip
+                           ("randoms=17", "randoms: 1..16"),
+                           ("hash_only=2", "hash_only: 0 or 1")):  # fmt: skip
         res = subprocess.run(
             [str(real_runner / "hotpath-bench"), "analyze", "--primitive", "avc_lookup",
              "--sizes", "512", "--param", param],

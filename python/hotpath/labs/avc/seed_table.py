@@ -249,6 +249,7 @@ def tables_of(
     untimed: dict[Key, str] | None = None,
     timed_seeds: int = 1,
     per_seed: avc_targets.Seeded | None = None,
+    hash_cycles: dict[str, float] | None = None,
 ) -> Tables:
     """The tables with what the lab makes of them; `per_seed` (cycles and
     walk per workload seed) splits hp's lead or lag on the fastest."""
@@ -264,8 +265,31 @@ def tables_of(
         randoms=min(randoms, default=1),
         split=avc_targets.split_lines(
             per_seed or {}, [(c.nodes, c.slots) for c in CONFIGS], HASHES, model
-        ),
+        )
+        + avc_targets.hash_lines(hash_cycles or {}, HASH_SLOTS),
     )
+
+
+HASH_SLOTS = 512  # the hashes alone are timed at the kernel's default slot count
+
+
+def hash_latency(args: argparse.Namespace) -> dict[str, Any]:
+    """Each hash's bucket function alone (the runner's hash_only=1: called
+    through a pointer, chained through a key made of the last bucket, no
+    cache), latency mode, core cycles: {"slots", "cycles": {hash: median},
+    "untimed": {hash: why}}. Kept in the run's section, not as figures (the
+    lookups at HASH_SLOTS slots have their keys)."""
+    run = time_lookups(args, HASH_SLOTS, (HASH_SLOTS,), ("--param", "hash_only=1"))
+    cycles: dict[str, float] = {}
+    untimed: dict[str, str] = {}
+    for fig in run.figures:
+        if fig.primitive != avc_stats.PRIMITIVE or fig.variant not in HASHES:
+            continue
+        if fig.timed and fig.median is not None:
+            cycles[fig.variant] = float(fig.median)
+        else:
+            untimed[fig.variant] = fig.reason or fig.status
+    return {"slots": HASH_SLOTS, "cycles": cycles, "untimed": untimed}
 
 
 def from_run(run: RunResult) -> Tables:
@@ -290,7 +314,9 @@ def from_run(run: RunResult) -> Tables:
                 per_seed[key] = list(zip(seed_medians(fig, seeds, repeat), walks, strict=True))
         else:
             untimed[key] = why or fig.reason or fig.status
-    return tables_of(model, timed, untimed, seeds, per_seed)
+    section = run.sections.get(avc_stored.section_name(COMMAND)) or {}
+    alone = section.get("hash_latency") or {}
+    return tables_of(model, timed, untimed, seeds, per_seed, alone.get("cycles") or {})
 
 
 def _ns(clock: dict[str, Any], cycles: float) -> float:
@@ -392,6 +418,7 @@ def run(args: argparse.Namespace) -> int:
     result = avc_stored.slot_run(
         COMMAND, SCHEMA, docs, _timings(args), settings(args), args.command_line, started
     )
+    result.sections[avc_stored.section_name(COMMAND)]["hash_latency"] = hash_latency(args)
     tables = from_run(result)  # printed as a stored run renders
 
     deliver_printed(

@@ -205,6 +205,28 @@ def split_lines(
     ]
 
 
+def hash_lines(cycles: dict[str, float], slots: int) -> list[str]:
+    """The hashes alone (the seed table's hash_latency), cheapest first, and
+    each hash cheaper than hp's by a cycle or more said with its saving:
+    what a lookup that compares few nodes gains from it."""
+    if not cycles:
+        return []
+    order = sorted(cycles, key=lambda h: cycles[h])
+    out = [
+        f"the hashes alone (each one's bucket function at {slots} slots, called through a "
+        "pointer, chained through a key made of the last bucket; latency mode, core cycles, "
+        "the call and the loop included): " + ", ".join(f"{h} {cycles[h]:.1f}" for h in order)
+    ]
+    if OWN in cycles:
+        out += [
+            f"{h}'s hash is {cycles[OWN] - cycles[h]:.1f} cycles cheaper than {OWN}'s: where a "
+            f"lookup compares few nodes, {h}'s lookup is ahead unless {OWN}'s walk saves more"
+            for h in order
+            if cycles[OWN] - cycles[h] >= LOOKUP_CYCLES
+        ]
+    return out
+
+
 def lines(
     model: dict[Any, dict[str, Any]],
     timed: dict[Any, tuple[float, float]],
