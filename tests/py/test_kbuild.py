@@ -238,7 +238,7 @@ def test_a_commit_is_prepared_in_a_worktree_of_the_cache(kernel_repo, kernel_goo
     # Another name of the same commit finds the same entry, named as asked.
     sha = tool("git", "-C", str(kernel_repo), "rev-parse", KERNEL_GOOD).strip()
     again = devtrees.prepare_worktree(kernel_repo, f"{KERNEL_BROKEN}~1", "debian-6.12")
-    assert again.entry == tree.entry and again.name == "linux-broken-1"
+    assert again.entry == tree.entry and again.name == "linux-broken~1"  # spelt as written
     assert f"at {KERNEL_BROKEN}~1 (commit {sha[:12]})" in again.where
 
 
