@@ -82,6 +82,7 @@ def run(args: argparse.Namespace) -> int:
         return show(args, rng)
     check_common(args)
     from hotpath.kernelsrc import contain, patchdiff, trees, variants
+    from hotpath.kernelsrc.kbuild import say
 
     contain.trust(args.trust_tree)
     tree_a, tree_b = trees.parse_kernel_tree(f"{rng.root}@{rng.a},{rng.b}", ())
@@ -92,14 +93,14 @@ def run(args: argparse.Namespace) -> int:
     touched = patchdiff.touched(tree_a, tree_b, changes)
     headers = patchdiff.unplaced_headers(touched)
     if headers:
-        _say(f"{len(headers)} changed header(s) no layout names ({', '.join(headers[:3])}): "
-             f"which objects include them is Kbuild's to say, from {rng.a}'s build")  # fmt: skip
-        prepared = tree_a.prepare(args.kernel_config, _say)
+        say(f"{len(headers)} changed header(s) no layout names ({', '.join(headers[:3])}): "
+            f"which objects include them is Kbuild's to say, from {rng.a}'s build")  # fmt: skip
+        prepared = tree_a.prepare(args.kernel_config, say)
         more = patchdiff.including(prepared, headers, repo_root(), touched.functions)
         touched = dataclasses.replace(touched, functions=more)
     if not touched.functions:
         raise UsageError(patch_block.untouched(rng, touched.files, touched.others))
-    _say(f"{rng.spec()}: touches {', '.join(touched.functions)}")
+    say(f"{rng.spec()}: touches {', '.join(touched.functions)}")
     runner = measure.get_runner()
     known = measure.listing(runner)
     brought: dict[str, list[str]] = {}
@@ -211,7 +212,3 @@ def _print(args: argparse.Namespace, evidences: list[patch.Evidence]) -> None:
         sys.stdout.write(patch_block.markdown(evidences))
     else:
         sys.stdout.write(patch_block.report(evidences))
-
-
-def _say(line: str) -> None:
-    print(f"hotpath: {line}", file=sys.stderr, flush=True)
