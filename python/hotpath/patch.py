@@ -89,16 +89,15 @@ class Evidence:
     wrong: list[VariantResult] = field(default_factory=list)
     command: str = ""  # the command that reproduces it
 
-    def section(self) -> dict[str, Any]:
-        return {
-            "tree": str(self.range.root.resolve()),
-            "before": {"rev": self.before.rev, "commit": self.before.commit,
-                       "variant": self.before.variant},
-            "after": {"rev": self.after.rev, "commit": self.after.commit,
-                      "variant": self.after.variant},
-            "functions": self.functions,
-            "command": self.command,
-        }  # fmt: skip
+
+def section(rng: Range, before: Side, after: Side, functions: dict[str, str]) -> dict[str, Any]:
+    """What a patch run keeps of its range (`RunResult.sections["patch"]`)."""
+    return {
+        "tree": str(rng.root.resolve()),
+        "before": {"rev": before.rev, "commit": before.commit, "variant": before.variant},
+        "after": {"rev": after.rev, "commit": after.commit, "variant": after.variant},
+        "functions": functions,
+    }
 
 
 def reproduce(args: argparse.Namespace, before: "Side", after: "Side") -> str:
@@ -113,6 +112,8 @@ def reproduce(args: argparse.Namespace, before: "Side", after: "Side") -> str:
         words += ["--modes", args.modes]
     if args.kernel_config != "auto":
         words += ["--kernel-config", args.kernel_config]
+    if args.mitigations != "off":
+        words += ["--mitigations", args.mitigations]
     return " ".join(shlex.quote(w) for w in words)
 
 

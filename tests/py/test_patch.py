@@ -58,6 +58,8 @@ def test_a_commit_touching_no_catalogue_function_says_what_it_touched(cli, patch
     assert res.status == 2, res.err
     assert "touches no catalogue function" in res.err
     assert "Documentation/process/howto.rst" in res.err
+    res = cli("patch", f"{patch_repo}@patch-memset", "--mitigations", "off,host")
+    assert res.status == 2 and "allowed: off or host" in res.err, res.err
 
 
 def test_ranges_are_parsed_as_written(tmp_path):

@@ -16,7 +16,7 @@ import dataclasses
 import json
 import sys
 
-from hotpath import compare, measure, patch
+from hotpath import measure, patch
 from hotpath.calibration import DEFAULT_ROUNDS
 from hotpath.commands.common import add_kernel_options, add_output_options
 from hotpath.delivery import check_common, store_run
@@ -84,9 +84,17 @@ def run(args: argparse.Namespace) -> int:
     from hotpath.kernelsrc import contain, patchdiff, trees, variants
     from hotpath.kernelsrc.kbuild import say
 
+    if args.mitigations not in ("off", "host"):
+        raise UsageError(
+            f"hotpath patch --mitigations '{args.mitigations}': allowed: off or host (one "
+            "mode: the two sides are compared within it)"
+        )
     contain.trust(args.trust_tree)
     tree_a, tree_b = trees.parse_kernel_tree(f"{rng.root}@{rng.a},{rng.b}", ())
-    before, after = (patch.Side(t.rev or "", t.commit or "", t.name) for t in (tree_a, tree_b))
+    mode = "+host" if args.mitigations == "host" else ""  # the variants' names, as lab_kernels'
+    before, after = (
+        patch.Side(t.rev or "", t.commit or "", t.name + mode) for t in (tree_a, tree_b)
+    )
     if before.commit == after.commit:
         raise UsageError(f"hotpath patch '{args.range}': {rng.a} and {rng.b} are one commit")
     changes = patchdiff.diff(rng.root, before.commit, after.commit)
@@ -123,13 +131,9 @@ def run(args: argparse.Namespace) -> int:
         runner, requests, [], show_progress=sys.stderr.isatty(), repeat=args.repeat
     )
     result = measure.new_run("patch", groups, args.noisy_threshold, args.command_line)
-    evidence = patch.Evidence(
-        rng, before, after, dict(touched.functions), result,
-        compare.Comparison(None, None, result.machine, result.machine, args.threshold),
-        command=patch.reproduce(args, before, after),
-    )  # fmt: skip
     result.sections[patch.SECTION] = {
-        **evidence.section(),
+        **patch.section(rng, before, after, dict(touched.functions)),
+        "command": patch.reproduce(args, before, after),
         "cpu_flags": patch.kernel_cpu_flags(),
         "built": f"both sides built by their own Kbuild (--kernel-config {args.kernel_config}), "
         f"loaded and patched as the kernel patches itself on this CPU (alternatives, "
@@ -140,10 +144,7 @@ def run(args: argparse.Namespace) -> int:
         store_run(args, result)
     except HotpathError as err:
         problem = f"the run was not stored: {err}"
-    evidence.comparison = compare.compare_runs(
-        result, result, args.threshold, None, before.variant, after.variant
-    )
-    evidence.wrong = [v for v in result.wrong_variants() if "kernel" in v.info.flags]
+    evidence = patch.from_run(result, args.threshold)  # as --show reads it back
     _print(args, [evidence])
     if problem is not None:
         raise HotpathError(f"{problem}; the results are printed above")

@@ -10,7 +10,7 @@ from typing import Any
 
 from hotpath import __version__
 from hotpath.compare import FigureComparison
-from hotpath.patch import Evidence, Range
+from hotpath.patch import Evidence, Range, section
 from hotpath.render import commit_block, compare_text
 from hotpath.render.commit_block import WIDTH, wrap
 from hotpath.verdicts import FASTER, SLOWER
@@ -179,7 +179,8 @@ def to_json(evidences: list[Evidence]) -> dict[str, Any]:
                 "run_id": e.run.run_id,
                 "machine": e.run.machine.to_json(),
                 "machine_key": e.run.machine.key(),
-                **e.section(),
+                **section(e.range, e.before, e.after, e.functions),
+                "command": e.command,
                 "figures": compare_text.to_json(e.comparison)["figures"],
                 "wrong": [v.to_json() for v in e.wrong],
             }
