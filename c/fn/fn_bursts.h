@@ -16,84 +16,33 @@
 #include <hotpath/bench.h>
 #include <hotpath/fn.h>
 
-static inline __attribute__((always_inline)) uint64_t
-fn_crc32_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
-	       enum hp_mode mode, unsigned n)
-{
-	hp_fn_crc32_fn fn = (hp_fn_crc32_fn)fn_;
-	uint32_t c = (uint32_t)seed;
+/*
+ * FN_BURST(name, fntype, ctype, lentype, call): the body for functions of
+ * type @fntype, the chained value (crc, initval, seed) of type @ctype and
+ * the length of type @lentype, each call written as @call over fn, buf,
+ * len and the chained c.
+ */
+#define FN_BURST(name, fntype, ctype, lentype, call)				\
+	static inline __attribute__((always_inline)) uint64_t			\
+	name(const void *fn_, const uint8_t *buf, size_t len_, uint64_t seed,	\
+	     enum hp_mode mode, unsigned n)					\
+	{									\
+		fntype fn = (fntype)fn_;					\
+		lentype len = (lentype)len_;					\
+		ctype c = (ctype)seed;						\
+										\
+		HP_OPAQUE(fn);							\
+		HP_OPAQUE(buf);							\
+		HP_OPAQUE(len);							\
+		return HP_BURST_MODES(mode, n, c, call);			\
+	}
 
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, c, fn(c, buf, len));
-}
-
-static inline __attribute__((always_inline)) uint64_t
-fn_crc64_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
-	       enum hp_mode mode, unsigned n)
-{
-	hp_fn_crc64_fn fn = (hp_fn_crc64_fn)fn_;
-	uint64_t c = seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, c, fn(c, buf, len));
-}
-
-static inline __attribute__((always_inline)) uint64_t
-fn_crc16_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
-	       enum hp_mode mode, unsigned n)
-{
-	hp_fn_crc16_fn fn = (hp_fn_crc16_fn)fn_;
-	uint16_t c = (uint16_t)seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, c, fn(c, buf, len));
-}
-
-static inline __attribute__((always_inline)) uint64_t
-fn_jhash_burst(const void *fn_, const uint8_t *buf, size_t len_, uint64_t seed,
-	       enum hp_mode mode, unsigned n)
-{
-	hp_fn_jhash_fn fn = (hp_fn_jhash_fn)fn_;
-	uint32_t len = (uint32_t)len_;
-	uint32_t h = (uint32_t)seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, h, fn(buf, len, h));
-}
-
-static inline __attribute__((always_inline)) uint64_t
-fn_xxh32_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
-	       enum hp_mode mode, unsigned n)
-{
-	hp_fn_xxh32_fn fn = (hp_fn_xxh32_fn)fn_;
-	uint32_t h = (uint32_t)seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, h, fn(buf, len, h));
-}
-
+FN_BURST(fn_crc32_burst, hp_fn_crc32_fn, uint32_t, size_t, fn(c, buf, len))
+FN_BURST(fn_crc64_burst, hp_fn_crc64_fn, uint64_t, size_t, fn(c, buf, len))
+FN_BURST(fn_crc16_burst, hp_fn_crc16_fn, uint16_t, size_t, fn(c, buf, len))
+FN_BURST(fn_jhash_burst, hp_fn_jhash_fn, uint32_t, uint32_t, fn(buf, len, c))
+FN_BURST(fn_xxh32_burst, hp_fn_xxh32_fn, uint32_t, size_t, fn(buf, len, c))
 /* xxh64 and the three siphash forms: uint64_t f(const void *, size_t, uint64_t). */
-static inline __attribute__((always_inline)) uint64_t
-fn_hash64_burst(const void *fn_, const uint8_t *buf, size_t len, uint64_t seed,
-		enum hp_mode mode, unsigned n)
-{
-	hp_fn_xxh64_fn fn = (hp_fn_xxh64_fn)fn_;
-	uint64_t h = seed;
-
-	HP_OPAQUE(fn);
-	HP_OPAQUE(buf);
-	HP_OPAQUE(len);
-	return HP_BURST_MODES(mode, n, h, fn(buf, len, h));
-}
+FN_BURST(fn_hash64_burst, hp_fn_xxh64_fn, uint64_t, size_t, fn(buf, len, c))
 
 #endif /* HOTPATH_FN_BURSTS_H */
