@@ -670,6 +670,16 @@ static double mean_walks(hp_avc_hash_fn fn, size_t size, double *each)
 	return sum / cfg_lookup_seeds;
 }
 
+/* "key": [lo, hi], each with @digits decimals. */
+static void json_range(struct hp_json *j, const char *key, double lo, double hi, int digits)
+{
+	hp_json_key(j, key);
+	hp_json_arr_begin(j);
+	hp_json_fixed(j, lo, digits);
+	hp_json_fixed(j, hi, digits);
+	hp_json_arr_end(j);
+}
+
 /*
  * The seed's measurement, modelled: the workload's checks run through a
  * cache of @size nodes (the threshold) in cfg_slots buckets, inserting on
@@ -729,18 +739,10 @@ static int avc_analyze(const struct hp_variant *v, size_t size, struct hp_json *
 	hp_json_uint(j, ideal->randoms);
 	hp_json_key(j, "random_utilisation");
 	hp_json_fixed(j, ideal->used, 5);
-	hp_json_key(j, "random_utilisation_range");
-	hp_json_arr_begin(j);
-	hp_json_fixed(j, ideal->used_lo, 5);
-	hp_json_fixed(j, ideal->used_hi, 5);
-	hp_json_arr_end(j);
+	json_range(j, "random_utilisation_range", ideal->used_lo, ideal->used_hi, 5);
 	hp_json_key(j, "random_longest_chain");
 	hp_json_fixed(j, ideal->longest, 3);
-	hp_json_key(j, "random_longest_chain_range");
-	hp_json_arr_begin(j);
-	hp_json_fixed(j, ideal->longest_lo, 3);
-	hp_json_fixed(j, ideal->longest_hi, 3);
-	hp_json_arr_end(j);
+	json_range(j, "random_longest_chain_range", ideal->longest_lo, ideal->longest_hi, 3);
 	hp_json_key(j, "memory_bytes");
 	hp_json_uint(j, mem.total);
 	hp_json_key(j, "hit_rate");
@@ -749,11 +751,7 @@ static int avc_analyze(const struct hp_variant *v, size_t size, struct hp_json *
 	hp_json_fixed(j, walk, 4);
 	hp_json_key(j, "random_timed_walk");
 	hp_json_fixed(j, ideal->walk, 4);
-	hp_json_key(j, "random_timed_walk_range");
-	hp_json_arr_begin(j);
-	hp_json_fixed(j, ideal->walk_lo, 4);
-	hp_json_fixed(j, ideal->walk_hi, 4);
-	hp_json_arr_end(j);
+	json_range(j, "random_timed_walk_range", ideal->walk_lo, ideal->walk_hi, 4);
 	hp_json_key(j, "lookup_seed");
 	hp_json_uint(j, cfg_lookup_seed);
 	hp_json_key(j, "timed_walks");
