@@ -51,6 +51,25 @@ CRC32C_SIZES = (16, 32, 48, 64, 96, 128, 192, 256, 384, 512, 768, 1024, 1536, 20
 PLAN = {"csum_partial": (CSUM_SIZES, (0, 1)), "crc32c": (CRC32C_SIZES, (0,))}
 
 
+@dataclass(frozen=True)
+class Split:
+    """A mode in which another method beats the one chosen at a length by
+    more than SPLIT: no one method is within 3% in every mode there, a
+    property of the core (latency wants one method, throughput another).
+    Both methods' medians in every mode they were timed in, so the output
+    states the trade with its figures."""
+
+    mode: str  # where `rival` wins
+    rival: str
+    chosen_by_mode: tuple[tuple[str, float], ...]  # (mode, median), the chosen method
+    rival_by_mode: tuple[tuple[str, float], ...]
+
+    @property
+    def ratio(self) -> float:
+        """How many times faster the rival is in `mode`."""
+        return dict(self.chosen_by_mode)[self.mode] / dict(self.rival_by_mode)[self.mode]
+
+
 @dataclass
 class Point:
     """One length (and parity): the chosen method and what it gains."""
@@ -61,9 +80,8 @@ class Point:
     chosen: float  # geometric mean over modes of the chosen method's median
     in_use: float | None  # the same for the row in use (hp-csum, hotpath)
     # per mode where another method is more than SPLIT faster than the chosen
-    # one: (mode, that method, how many times faster); one method cannot be
-    # within 3% in every mode at this length
-    split: tuple[tuple[str, str, float], ...] = ()
+    # one; one method cannot be within 3% in every mode at this length
+    split: tuple[Split, ...] = ()
     # the row in use over the measured row, both run through the dispatch:
     # one ratio per pair of runs
     run_ratios: tuple[float, ...] = ()
@@ -195,18 +213,22 @@ def choose(run: RunResult, prim: DispatchedPrimitive, align: int, short: int = 0
 def _split(
     figs: dict[str, list[FigureResult]], methods: dict[str, str], chosen: str,
     candidates: set[str],
-) -> tuple[tuple[str, str, float], ...]:  # fmt: skip
+) -> tuple[Split, ...]:  # fmt: skip
     """The modes in which another candidate beats the chosen method by more than SPLIT."""
     per_mode: dict[str, dict[str, float]] = {}
     for method in candidates:
         for f in figs.get(methods[method], []):
             if f.timed and f.median:
                 per_mode.setdefault(f.mode, {})[method] = f.median
+
+    def medians(method: str) -> tuple[tuple[str, float], ...]:
+        return tuple((mode, m[method]) for mode, m in sorted(per_mode.items()) if method in m)
+
     out = []
-    for mode, medians in sorted(per_mode.items()):
-        best = min(medians, key=lambda m: medians[m])
-        if chosen in medians and medians[chosen] > medians[best] * (1 + SPLIT):
-            out.append((mode, best, medians[chosen] / medians[best]))
+    for mode, by_method in sorted(per_mode.items()):
+        best = min(by_method, key=lambda m: by_method[m])
+        if chosen in by_method and by_method[chosen] > by_method[best] * (1 + SPLIT):
+            out.append(Split(mode, best, medians(chosen), medians(best)))
     return tuple(out)
 
 

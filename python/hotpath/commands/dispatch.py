@@ -481,6 +481,7 @@ def run(args: argparse.Namespace) -> int:
                 by_primitive)  # fmt: skip
     lines = [
         *shown.table(result.machine.one_line(), head, rounds, by_primitive, runs),
+        *shown.split_lines(by_primitive),
         *shown.notes(every, left, kept, runs, use_row, len(dispatch.PLAN), RUN_PAIRS),
         "",
         *([*shown.tax_table(f"row in use: {use_row[0]}", taxed), ""] if taxed else []),

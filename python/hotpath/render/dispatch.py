@@ -112,10 +112,38 @@ def table(
             in_use_text = f"{p.in_use:9.1f}" if p.in_use else f"{'-':>9}"
             gain = f"{p.gain:5.2f}x" if p.gain else f"{'-':>6}"
             run_text = run_cell(p, "same" if runs and primitive not in runs else "-")
-            split = "; ".join(f"{mode}: {m} {r:.2f}x faster" for mode, m, r in p.split)
+            split = "; ".join(f"{x.mode}: {x.rival} {x.ratio:.2f}x faster" for x in p.split)
             lines.append(
                 f"{primitive:<13} {p.size:>8} {addr:>4} {p.method:<19} {p.chosen:9.1f} "
                 f"{in_use_text} {gain} {run_text:>7}" + (f"  ({split})" if split else "")
+            )
+    return lines
+
+
+def _medians(by_mode: tuple[tuple[str, float], ...]) -> str:
+    return ", ".join(f"{median:.1f} {mode}" for mode, median in by_mode)
+
+
+def split_lines(by_primitive: tuple[tuple[str, list[Point]], ...]) -> list[str]:
+    """The lengths where latency and throughput want different methods,
+    with both methods' figures in every mode: the CPU's trade, which no
+    row can avoid (the row takes the better geometric mean of the two)."""
+    split = [(prim, p) for prim, points in by_primitive for p in points if p.split]
+    if not split:
+        return []
+    lines = [
+        "(in brackets: a mode whose own best method is more than 3% faster than the "
+        "chosen one; no one method is within 3% in every mode at that length)",
+        f"latency and throughput split at {len(split)} length(s) on this CPU (core cycles; "
+        "the row runs the method with the better geometric mean of the modes):",
+    ]
+    for primitive, p in split:
+        addr = " odd" if p.align % 2 else ""
+        for x in p.split:
+            lines.append(
+                f"  {primitive} {p.size}{addr}: {x.mode} wants {x.rival} "
+                f"({_medians(x.rival_by_mode)}), the row runs {p.method} "
+                f"({_medians(x.chosen_by_mode)})"
             )
     return lines
 
@@ -129,15 +157,10 @@ def notes(
     primitives: int,
     pairs: int,
 ) -> list[str]:
-    """Under the table: the split modes, the untimed figures, the predicted
+    """Under the table (after split_lines()): the untimed figures, the predicted
     gain, the measured gain (or why the row was not run); `primitives`: how
     many the plan has."""
     lines = []
-    if any(p.split for p in every):
-        lines.append(
-            "(in brackets: a mode whose own best method is more than 3% faster than the "
-            "chosen one; no one method is within 3% in every mode at that length)"
-        )
     for primitive in kept:
         lines.append(f"{primitive}: no length had every method timed (a neighbour): its "
                      "steps in the measured row are the row in use's; measure again when the "
