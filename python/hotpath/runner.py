@@ -151,7 +151,8 @@ def invoke(runner: Runner, args: list[str], progress: ProgressBar | None = None)
 
         contained = contain.active()
         if contained:
-            command = contain.runner_command(command, runner.build)
+            env = {**os.environ, **dict(runner.env)}
+            command = contain.runner_command(command, runner.build, env)
     try:
         # A group of its own: with the copies of it that a brought variant
         # may fork, it is killed as one (kill_group).

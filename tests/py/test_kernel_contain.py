@@ -6,14 +6,19 @@ root's in sight; `--trust-tree` runs it as root. Also what a tree can say
 back: its version's text (item 3) and compiler errors quoting files
 outside it (item 2), and a revision's huge file (item 9)."""
 
+import json
 import os
+import re
 import subprocess
 from pathlib import Path
 
 import pytest
 
+from hotpath import measure
 from hotpath.errors import HotpathError, UsageError
 from hotpath.kernelsrc import contain, kbuild, trees
+from hotpath.protocol import parse_listing
+from hotpath.runner import locate_runner
 
 as_root = pytest.mark.skipif(
     os.geteuid() != 0, reason="containment is for hotpath run as root; else the user's own rights"
@@ -137,6 +142,37 @@ def test_the_runner_sees_its_build_and_the_objects_a_spec_names(tmp_path):
     assert binds == {"/", str(build), str(objects), str(elsewhere)}
     assert "--unshare-net" in argv and argv[-3:] == [str(build / "hotpath-bench"), "--with",
                                                     f"{spec}:sym"]  # fmt: skip
+
+
+@as_root
+def test_a_contained_runner_takes_the_row_the_same_runner_takes_uncontained(home):
+    """The set-up's measured row is in the user's cache, under a folder only
+    root may enter: a runner contained for a kernel tree (HOME the private
+    /tmp) took the built-in row instead, so hp_csum() and hp_crc32c() beside
+    a tree's code were timed with a row nobody chose. Likewise a file
+    HOTPATH_DISPATCH names there."""
+    runner = locate_runner()
+    dispatch = measure.listing(runner).dispatch or {}
+    cache = home / "cache"
+    folder = cache / "hotpath" / "dispatch"
+    folder.mkdir(parents=True)
+    text = re.sub(r"(?m)^name = .*$", "name = contained-test", dispatch["text"])
+    row = folder / f"{dispatch['key']}.row"
+    row.write_text(text)
+
+    def contained(env: dict[str, str]) -> dict[str, str]:
+        env = {**os.environ, **env}
+        argv = contain.runner_command([str(runner.executable), "list"], runner.build, env)
+        out = subprocess.run(argv, env=env, capture_output=True, text=True, check=True).stdout
+        return parse_listing(json.loads(out)).dispatch or {}
+
+    taken = contained({"XDG_CACHE_HOME": str(cache)})
+    assert (taken["name"], taken["source"]) == ("contained-test", str(row))
+    taken = contained({"XDG_CACHE_HOME": "", "HOME": str(home), "HOTPATH_DISPATCH": str(row)})
+    assert (taken["name"], taken["source"]) == ("contained-test", str(row))
+    # no measured row for this key: the built-in one, as uncontained
+    row.rename(folder / "other-key.row")
+    assert contained({"XDG_CACHE_HOME": str(cache)})["source"] == "built-in"
 
 
 def test_a_revisions_file_over_the_limit_is_refused_before_it_is_read(tmp_path, monkeypatch):

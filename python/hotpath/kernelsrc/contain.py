@@ -26,7 +26,7 @@ import itertools
 import os
 import shutil
 import subprocess
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from pathlib import Path
 
 from hotpath.errors import HotpathError
@@ -117,10 +117,12 @@ def wrap(
     cwd: Path,
     writable: Sequence[Path] = (),
     readable: Sequence[Path] = (),
+    setenv: Sequence[tuple[str, str]] = (),
 ) -> list[str]:
     """`argv` wrapped to run contained (the module's docstring): every
     path read-only but `writable` (each handed to the build user first),
-    `readable` and `writable` made reachable, in `cwd`."""
+    `readable` and `writable` made reachable, in `cwd`; HOME and TMPDIR
+    the private /tmp, then `setenv`."""
     writable = [Path(os.path.realpath(p)) for p in writable]
     readable = [Path(os.path.realpath(p)) for p in readable]
     readable = [p for p in readable if not _under(p, writable)]  # a tree built in place
@@ -139,18 +141,50 @@ def wrap(
     binds = [("--ro-bind", p) for p in readable] + [("--bind", p) for p in writable]
     for how, path in sorted(binds, key=lambda b: len(b[1].parts)):
         args += [how, str(path), str(path)]
-    args += ["--chdir", str(cwd), "--setenv", "HOME", "/tmp", "--setenv", "TMPDIR", "/tmp"]
+    args += ["--chdir", str(cwd)]
+    for name, value in {"HOME": "/tmp", "TMPDIR": "/tmp", **dict(setenv)}.items():
+        args += ["--setenv", name, value]
     args += ["--", "setpriv", f"--reuid={BUILD_UID}", f"--regid={BUILD_GID}", "--clear-groups"]
     args += ["--no-new-privs", "--bounding-set=-all", "--inh-caps=-all", "--"]
     return [*args, *argv]
 
 
-def runner_command(command: Sequence[str], build: Path) -> list[str]:
+def _rows(env: Mapping[str, str]) -> tuple[set[Path], list[tuple[str, str]]]:
+    """What the runner's library reads to choose its dispatch row, as
+    c/dispatch/measured.c and choose.c find it: the file HOTPATH_DISPATCH
+    names and the user's measured rows ($XDG_CACHE_HOME, else
+    $HOME/.cache, then hotpath/dispatch). Their folders are shown
+    read-only and XDG_CACHE_HOME points at the user's cache, so a
+    contained runner times hp_csum() and hp_crc32c() with the row the
+    same runner takes uncontained (the set-up's measured row), not the
+    built-in one its HOME of /tmp would leave it."""
+    readable: set[Path] = set()
+    named = env.get("HOTPATH_DISPATCH", "")
+    if named.startswith("/"):
+        readable.add(Path(named).parent)
+    xdg, home = env.get("XDG_CACHE_HOME", ""), env.get("HOME", "")
+    if xdg.startswith("/"):
+        cache = Path(xdg)
+    elif home.startswith("/"):
+        cache = Path(home, ".cache")
+    else:
+        return readable, []
+    if not (cache / "hotpath" / "dispatch").is_dir():
+        return readable, []
+    readable.add(cache / "hotpath" / "dispatch")
+    return readable, [("XDG_CACHE_HOME", str(cache))]
+
+
+def runner_command(
+    command: Sequence[str], build: Path, env: Mapping[str, str] | None = None
+) -> list[str]:
     """The runner's command line wrapped to run contained when it loads a
-    tree's objects: it reads its build, the files --with names and the
-    objects each load spec names (`kload SPEC`, `--with SPEC:SYMBOL`); it
-    writes nothing (stdout is a pipe)."""
-    readable = {build, Path(command[0]).parent}
+    tree's objects: it reads its build, the files --with names, the
+    objects each load spec names (`kload SPEC`, `--with SPEC:SYMBOL`) and
+    its dispatch row (_rows(), from `env`, else ours); it writes nothing
+    (stdout is a pipe)."""
+    rows, setenv = _rows(os.environ if env is None else env)
+    readable = {build, Path(command[0]).parent, *(p for p in rows if p.is_dir())}
     for option, value in itertools.pairwise(command):
         path = Path(value.rpartition(":")[0] or value)
         if option == "--with":
@@ -158,7 +192,7 @@ def runner_command(command: Sequence[str], build: Path) -> list[str]:
         if path.suffix == ".kload" and path.is_file():
             readable.add(path.parent)
             readable.update(p.parent for p in spec_objects(path))
-    return wrap(command, cwd=Path("/"), readable=sorted(readable))
+    return wrap(command, cwd=Path("/"), readable=sorted(readable), setenv=setenv)
 
 
 def status(returncode: int, contained: bool) -> int:
