@@ -40,8 +40,8 @@ static const char generic[] =
 #define ZEN4 \
 	"name = zen4\n" \
 	"csum.even = scalar 0, avx512 256\n" \
-	"csum.odd = scalar 0, avx512 256, avx2 384, avx512 768\n" \
-	"crc32c = sse42 0, sse42-seedlast 64, sse42-4way-seedlast 192, avx512 256, avx512-fused 16384\n"
+	"csum.odd = scalar 0, avx2 384, avx512 768\n" \
+	"crc32c = sse42 0, sse42-seedlast 64, avx512-seedlast 192, avx512 1536, avx512-fused 32768\n"
 
 #define ZEN5 \
 	"name = zen5\n" \
@@ -84,30 +84,27 @@ static const struct builtin builtins[] = {
 	{ "AuthenticAMD", 0x19, 0x40, 0x5f, ZEN3 },
 	/*
 	 * Zen 4 (family 19h models 10h-1Fh Genoa, 60h-7Fh Phoenix/Raphael,
-	 * A0h-AFh Bergamo): the row `hotpath dispatch --write` measured and
-	 * ran on an EPYC family 25 model 17 (2 vCPUs under KVM), 2026-11-25,
-	 * the same row in two runs (shared/measurements/zen4-2026-11-25:
-	 * dispatch-write.txt, measured.row; geometric mean of latency and
-	 * throughput, core cycles, each method alone):
-	 * - csum: the aligned AVX-512 loop from 256 bytes (256 even: 15.2
-	 *   against 19.4 for the row before; 192 even: the adc chains 14.4
-	 *   against 14.5 / 15.0, so not from 128 as on the Emerald Rapids);
-	 *   at odd addresses AVX2 at 384..767 (384: 22.9 against 24.0 for
-	 *   AVX-512) and AVX-512 again from 768 (1536 odd: 51.4 against 64.3
-	 *   for the row before's AVX2). The run check there ran the odd AVX2
-	 *   step 0.93x: the old entry's later steps cost a scan, which the
-	 *   class table has since removed (docs/dispatch.md);
+	 * A0h-AFh Bergamo): the repaired row `hotpath dispatch --rounds 60`
+	 * measured and ran on an EPYC family 25 model 17 (2 vCPUs under KVM),
+	 * 2026-11-28, the same steps in two runs but the fused fold's start
+	 * (65536 before 32768 was on the grid); geometric mean of latency and
+	 * throughput, core cycles, each method alone
+	 * (docs/measurements/zen4-2026-11-28-dispatch-tax/dispatch-write.txt):
+	 * - csum: the aligned AVX-512 loop from 256 bytes at even addresses
+	 *   (256: 16.5 against 19.0 for the row before); at odd ones the adc
+	 *   chains to 383 (256 odd: 18.8 against 20.2 through the row
+	 *   before's AVX-512), AVX2 at 384..767 (384: 22.9 against 25.9) and
+	 *   AVX-512 from 768 (the measured row's 1024 ran 0.93x at 768 odd
+	 *   through hp_csum() and was repaired back);
 	 * - crc32c: one crc32q stream below 64 bytes, inlined (the measured
-	 *   row's three streams at 16 and seed-last stream at 32..63 ran 0.78x
-	 *   to 0.84x through hp_crc32c() and were repaired back), one
-	 *   seed-last stream from 64 (64: 13.5 against 23.0), four from 192,
-	 *   the 512-bit fold from 256, the fold with four crc32q streams from
-	 *   16 KiB (64 KiB: 3819 against 4106; 1 MiB: 62.6k, 16.7 bytes/cycle).
-	 *   The 256-bit fused fold (avx2-fused, 2026-11-26) was not there to
-	 *   measure: `hotpath dispatch` on a Zen 4 would say where it wins.
-	 * The row it replaces came from sweeps of older code (AVX2 at every
-	 * odd address, three streams at 64..255): hp_csum within 3% of the
-	 * best in 55 of 128 figures there, with this row 86.
+	 *   seed-last stream at 48 ran 0.93x through hp_crc32c(), repaired
+	 *   back), one seed-last stream from 64, the 512-bit fold with the CRC
+	 *   joined last from 192 (256: 30.9 against 37.0 for the row before's
+	 *   plain fold; 384: 38.9 against 46.7), the
+	 *   plain fold from 1536, the fold with four crc32q streams from 32 KiB
+	 *   (32768: 1978 against 2058). From 256 to 1023 bytes the plain fold
+	 *   is 3 to 7% faster in throughput and the seed-last fold 3 to 41%
+	 *   faster in latency: `hotpath dispatch` prints that split.
 	 */
 	{ "AuthenticAMD", 0x19, 0x10, 0x1f, ZEN4 },
 	{ "AuthenticAMD", 0x19, 0x60, 0x7f, ZEN4 },
