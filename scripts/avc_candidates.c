@@ -104,6 +104,66 @@ uint32_t lin4f(uint32_t s, uint32_t t, uint16_t c)
 	return s ^ t << 4 ^ c ^ s >> 16 ^ t >> 16;
 }
 
+/*
+ * Depth-5 forms (third session): at most 5 cycles from the loaded keys to
+ * the bucket on a core with a 3-cycle crc32 and imul. The CRC32C
+ * instruction xors its accumulator into the first bits of its data before
+ * reducing (crc32l(a, d) is a function of a ^ d alone; crc32w(a, d) of
+ * a ^ d in d's 16 bits), so a CRC of two inputs is blind to bits they
+ * share.
+ */
+
+/* CRC32C of (ssid, tsid), tclass's product xored in parallel, low bits:
+ * a function of ssid ^ tsid and tclass */
+uint32_t crc2(uint32_t s, uint32_t t, uint16_t c)
+{
+	return __builtin_ia32_crc32si(s, t) ^ c * 0xd433d4a3u;
+}
+
+/* ssid's product xored with the CRC32C of (tsid, tclass), top bits: one
+ * multiply and one crc32 side by side, one xor, the shift */
+uint32_t mc(uint32_t s, uint32_t t, uint16_t c)
+{
+	return TOP32(s * 0x962eacc9u ^ __builtin_ia32_crc32si(t, c));
+}
+
+/* mc with the 16-bit crc32 (crc32w): tsid's bits 16 and up only shift
+ * down into the CRC's low bits, so the top bits never see them */
+uint32_t mcw(uint32_t s, uint32_t t, uint16_t c)
+{
+	return TOP32(s * 0x962eacc9u ^ __builtin_ia32_crc32hi(t, c));
+}
+
+/* mc with the SIDs' roles swapped */
+uint32_t mct(uint32_t s, uint32_t t, uint16_t c)
+{
+	return TOP32(t * 0xaa6c78a5u ^ __builtin_ia32_crc32si(s, c));
+}
+
+/*
+ * Forms with no second 3-cycle step, 5 cycles: rotates, adds and xors
+ * only (the best rotations of a sweep through the model), or one multiply
+ * with the other SID and tclass through such ALU steps. A rotation brings
+ * 9 (13) of a SID's bits into the bucket; two bring 18 (26), short of
+ * what the workloads' SIDs carry (bits 0..11, blocks at bit 12 or 16).
+ */
+static inline uint32_t ror32(uint32_t x, unsigned int r)
+{
+	return x >> r | x << (32 - r);
+}
+
+/* ARX, depth 5 with the mask, low bits */
+uint32_t arx(uint32_t s, uint32_t t, uint16_t c)
+{
+	return (s + ror32(t, 26)) ^ (t + ror32(s ^ c, 9));
+}
+
+/* ssid's product xored with an ARX mix of tsid and tclass, top bits */
+uint32_t mg(uint32_t s, uint32_t t, uint16_t c)
+{
+	return TOP32(s * 0x962eacc9u ^ ((ror32(t, 8) + ror32(t, 20)) ^ ror32(c, 9)));
+}
+
 #ifdef AVC_CANDIDATES_MAIN
 #include <hotpath/avc.h>
 #include <hotpath/rng.h>
@@ -123,7 +183,8 @@ static const struct { const char *name; hp_avc_hash_fn fn; } cands[] = {
 	{ "murmur3", hp_avc_hash_murmur3 }, { "hp", hp_avc_hash_hp },
 	{ "fib", fib }, { "ma64", ma64 }, { "mxs", mxs }, { "mum", mum },
 	{ "crc", crc }, { "xm", xm }, { "x3", x3 }, { "x3m", x3m },
-	{ "lin4", lin4 }, { "lin4f", lin4f },
+	{ "lin4", lin4 }, { "lin4f", lin4f }, { "crc2", crc2 }, { "mc", mc },
+	{ "mcw", mcw }, { "mct", mct }, { "arx", arx }, { "mg", mg },
 };
 
 static struct hp_avc_key *trace;
