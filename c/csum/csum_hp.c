@@ -47,8 +47,14 @@
  *   chain starts clean.
  * - More than 80 bytes: two 40-byte chains per 80 bytes (the shape kernel
  *   2024 settled on), then the ladder for the last 1..80.
- * - 0..7 bytes: 1..3 with three byte loads and no branch, 4..7 with two
- *   overlapping 4-byte loads; each leaf returns itself.
+ * - 0..7 bytes: 4..7 with two overlapping 4-byte loads, the second
+ *   shifted past the overlap, 1..3 with three byte loads and no branch;
+ *   each leaf returns itself. 4..7 fall through and 1..3 take the branch:
+ *   on the Zen 4 (family 25 model 17) a second taken branch costs a
+ *   cycle, and 4..7 had taken it, 2 cycles behind the one-word-at-a-time
+ *   reference at 4 bytes (9.0 against 7.0 in latency); now 4..7 run 6.0
+ *   to 7.0, 1..3 a cycle more than before (7.0, the reference's 6.0 to
+ *   7.0; `hotpath csum --sizes 0,1,2,3,4,5,6,7`, docs/dispatch.md).
  * - The result is lo + hi + sum with end-around carry: the input sum is
  *   added last, so a chain of calls waits two instructions per call.
  *
@@ -227,10 +233,25 @@ __asm__(
 	"addq %r9,%rax\n\t"
 	"adcq $0,%rax\n"
 	HP_LADDER("_l")
-	/* 0..7 bytes (a negative len: the sum alone) */
+	/* 0..7 bytes (a negative len: the sum alone); 4..7 fall through, so
+	 * that they take one taken branch (the entry's), as 1..3 did when
+	 * they came first */
 	".Lhp_tiny:\n\t"
 	"cmpq $4,%rsi\n\t"
-	"jge .Lhp_tiny47\n\t"
+	"jl .Lhp_tiny13\n\t"
+	/* 4..7: the first four bytes, and the len - 4 past them from one
+	 * load ending at the buffer's end, shifted down to offset 0 (their
+	 * offset modulo 4) */
+	"movl (%rdi),%eax\n\t"
+	"movl -4(%rdi,%rsi),%r8d\n\t"
+	"leal 0(,%rsi,8),%ecx\n\t"
+	"negl %ecx\n\t"
+	"shrq %cl,%r8\n\t"
+	"addl %r8d,%eax\n\t"
+	"adcl %edx,%eax\n\t"
+	"adcl $0,%eax\n\t"
+	"ret\n"
+	".Lhp_tiny13:\n\t"
 	"testq %rsi,%rsi\n\t"
 	"jle .Lhp_none\n\t"
 	/* bytes 0, len / 2 and len - 1 cover 1..3 bytes */
@@ -246,18 +267,6 @@ __asm__(
 	"orl %r9d,%eax\n\t"
 	"orl %r8d,%eax\n\t"
 	"addl %edx,%eax\n\t"
-	"adcl $0,%eax\n\t"
-	"ret\n"
-	".Lhp_tiny47:\n\t"
-	"movl (%rdi),%eax\n\t"
-	"movl -4(%rdi,%rsi),%r8d\n\t"
-	"leal -32(,%rsi,8),%ecx\n\t"
-	"shlq %cl,%r8\n\t"
-	"orq %r8,%rax\n\t"
-	"movq %rax,%rcx\n\t"
-	"shrq $32,%rcx\n\t"
-	"addl %ecx,%eax\n\t"
-	"adcl %edx,%eax\n\t"
 	"adcl $0,%eax\n\t"
 	"ret\n"
 	".Lhp_none:\n\t"
