@@ -49,12 +49,13 @@
  *   2024 settled on), then the ladder for the last 1..80.
  * - 0..7 bytes: 4..7 with two overlapping 4-byte loads, the second
  *   shifted past the overlap, 1..3 with three byte loads and no branch;
- *   each leaf returns itself. 4..7 fall through and 1..3 take the branch:
- *   on the Zen 4 (family 25 model 17) a second taken branch costs a
- *   cycle, and 4..7 had taken it, 2 cycles behind the one-word-at-a-time
- *   reference at 4 bytes (9.0 against 7.0 in latency); now 4..7 run 6.0
- *   to 7.0, 1..3 a cycle more than before (7.0, the reference's 6.0 to
- *   7.0; `hotpath csum --sizes 0,1,2,3,4,5,6,7`, docs/dispatch.md).
+ *   each leaf returns itself. The entry branches to each by a compare
+ *   of its own (4, then 8), one taken branch: on the Zen 4 (family 25
+ *   model 17) a second taken branch costs a cycle, and 4..7 had taken
+ *   two (a compare with 8, then with 4), 2 cycles behind the
+ *   one-word-at-a-time reference at 4 bytes (9.0 against 7.0 in
+ *   latency, docs/dispatch.md); with 1..3 behind the second instead,
+ *   those fell a cycle behind.
  * - The result is lo + hi + sum with end-around carry: the input sum is
  *   added last, so a chain of calls waits two instructions per call.
  *
@@ -204,8 +205,10 @@ __asm__(
 	"jge .Lhp_vec\n\t"
 	"cmpq $80,%rsi\n\t"
 	"jg .Lhp_loop\n\t"
+	"cmpq $4,%rsi\n\t"
+	"jl .Lhp_tiny13\n\t"
 	"cmpq $8,%rsi\n\t"
-	"jl .Lhp_tiny\n\t"
+	"jl .Lhp_tiny47\n\t"
 	"xorl %eax,%eax\n"
 	/* rdi: the words, rsi: 8..80 bytes, rax: the sum so far */
 	HP_LADDER("")
@@ -233,12 +236,9 @@ __asm__(
 	"addq %r9,%rax\n\t"
 	"adcq $0,%rax\n"
 	HP_LADDER("_l")
-	/* 0..7 bytes (a negative len: the sum alone); 4..7 fall through, so
-	 * that they take one taken branch (the entry's), as 1..3 did when
-	 * they came first */
-	".Lhp_tiny:\n\t"
-	"cmpq $4,%rsi\n\t"
-	"jl .Lhp_tiny13\n\t"
+	/* 0..7 bytes (a negative len: the sum alone), each range reached
+	 * by one taken branch from the entry */
+	".Lhp_tiny47:\n\t"
 	/* 4..7: the first four bytes, and the len - 4 past them from one
 	 * load ending at the buffer's end, shifted down to offset 0 (their
 	 * offset modulo 4) */
@@ -316,8 +316,10 @@ __asm__(
 	"hp_csum_scalar:\n"
 	"hp_csum_scalar_local:\n\t"
 	"movslq %esi,%rsi\n\t"
+	"cmpq $4,%rsi\n\t"
+	"jl .Lhp_tiny13\n\t"
 	"cmpq $8,%rsi\n\t"
-	"jl .Lhp_tiny\n\t"
+	"jl .Lhp_tiny47\n\t"
 	"xorl %eax,%eax\n\t"
 	"cmpq $80,%rsi\n\t"
 	"jg .Lhp_loop\n\t"
