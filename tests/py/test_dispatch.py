@@ -68,6 +68,13 @@ def test_both_modes_count():
     # both methods' figures in both modes, for the output's statement of the trade
     assert split.chosen_by_mode == (("latency", 22.0), ("throughput", 14.0))
     assert split.rival_by_mode == (("latency", 20.0), ("throughput", 20.0))
+    lines = render.split_lines((("crc32c", points),))
+    assert lines[1].startswith("latency and throughput split at 1 length(s) on this CPU")
+    assert lines[2] == (
+        "  crc32c 64: latency wants sse42 (20.0 latency, 20.0 throughput), "
+        "the row runs sse42-3way (22.0 latency, 14.0 throughput)"
+    )
+    assert render.split_lines((("crc32c", points[:0]),)) == []
 
 
 def test_a_length_with_a_spoiled_method_is_left_to_the_step_before():
@@ -466,20 +473,3 @@ def test_the_runner_says_the_methods_its_row_runs_after_the_fallbacks():
     assert runs["csum.even"] == [["scalar", 0], ["avx2", 256]]
     assert runs["csum.odd"] == [["scalar", 0], ["avx2", 384]]
     assert all(m not in ("avx512", "avx512-fused") for m, _ in runs["crc32c"])
-
-
-def test_the_split_is_stated_with_both_methods_figures_in_both_modes():
-    crc = {"primitive": "crc32c"}
-    run = run_of(
-        fig("sse42-1stream", 48, 18.0, **crc), fig("sse42-seedlast", 48, 15.0, **crc),
-        fig("sse42-1stream", 48, 9.0, "throughput", **crc),
-        fig("sse42-seedlast", 48, 12.0, "throughput", **crc),
-    )  # fmt: skip
-    points = dispatch.choose(run, CRC, 0)
-    lines = render.split_lines((("crc32c", points),))
-    assert lines[1].startswith("latency and throughput split at 1 length(s) on this CPU")
-    assert lines[2] == (
-        "  crc32c 48: latency wants sse42-seedlast (15.0 latency, 12.0 throughput), "
-        "the row runs sse42 (18.0 latency, 9.0 throughput)"
-    )
-    assert render.split_lines((("crc32c", points[:0]),)) == []
