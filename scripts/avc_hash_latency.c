@@ -119,5 +119,6 @@ int main(void)
 	CAND(mct, ~0u);
 	CAND(arx, 511u);
 	CAND(mg, ~0u);
+	CAND(mr, ~0u);
 	return 0;
 }
