@@ -21,7 +21,9 @@
  *   (tclass already zero-extended, as a 16-bit load leaves it). Where a
  *   core has one pipe for imul and crc32 (Zen 4: two of them started in
  *   one cycle finish a cycle apart), this column shows it and the
- *   staggered one hides it.
+ *   staggered one hides it. The three fields come from one x, so a form
+ *   that xors two of them (arx's ssid ^ tclass) folds to a constant
+ *   here: read such a form by its count.
  * Each column carries its key's one cycle (the "(loop)" row).
  *
  *   cc -O2 -msse4.2 -Ic/include scripts/avc_hash_latency.c -o build/avc-hash-latency
@@ -60,8 +62,7 @@
 #define KEY x, x + 7, (uint16_t)(x + 1)
 #define KEYT xs_, xt_, (uint16_t)xc_
 
-/* ticks per bucket of EXPR with the staggered key, then with the fields
- * together (EXPR written over KEY, KEYT substituted) */
+/* ticks per bucket of EXPR, written over KEYT: the fields together */
 #define TOGETHER(expr)							\
 	({								\
 		uint32_t a_ = k_s, b_ = k_t, d_ = k_c & 0xffff;		\
