@@ -3,7 +3,7 @@
  * A minimal streaming JSON writer: the runner prints large arrays of
  * samples, so it writes as it goes instead of building a tree. The one
  * JSON writer of the C side: the runner's output, the AVC model's
- * analyses (c/avc/registry_avc_lookup.c) and the crossing program's
+ * analyses (c/avc/registry_avc_analyze.c) and the crossing program's
  * (c/crossing/tool/main.c) all go through it, and so its escaping.
  */
 #include <hotpath/json.h>

@@ -5,7 +5,8 @@ One runner primitive so far, avc_lookup (c/avc/registry_avc_lookup.c): the
 cost of avc_search_node() in a cache holding SIZE nodes (the size column)
 in --slots buckets, for each hash (orig, muladd, murmur3 as Linux 6.19's
 av_hash, jhash, hotpath's own); and --stats, the model's hash_stats
-(hotpath.labs.avc.stats), over a synthetic workload or a recorded --trace;
+(hotpath.labs.avc.stats; the runner's analyze, c/avc/registry_avc_analyze.c),
+over a synthetic workload or a recorded --trace;
 --seed-table, seed 004's tables (hotpath.labs.avc.seed_table); and
 --recommend, the slot count and hash to choose (hotpath.labs.avc.recommend).
 See docs/labs/avc.md.
