@@ -100,9 +100,9 @@ static const struct builtin builtins[] = {
 	 *   seed-last stream at 48 ran 0.93x through hp_crc32c(), repaired
 	 *   back), one seed-last stream from 64, the 512-bit fold with the CRC
 	 *   joined last from 192 (256: 30.9 against 37.0 for the row before's
-	 *   plain fold; 384: 38.9 against 46.7), the
-	 *   plain fold from 1536, the fold with four crc32q streams from 32 KiB
-	 *   (32768: 1978 against 2058). From 256 to 1023 bytes the plain fold
+	 *   plain fold; 384: 38.9 against 46.7), the plain fold from 1536, the
+	 *   fold with four crc32q streams from 32 KiB (32768: 1978 against
+	 *   2058). From 256 to 1023 bytes the plain fold
 	 *   is 3 to 7% faster in throughput and the seed-last fold 3 to 41%
 	 *   faster in latency: `hotpath dispatch` prints that split.
 	 */
