@@ -54,13 +54,13 @@ struct hp_fn_copy_kit {
 };
 
 #define HP_FN_COPY_KIT(kit, body)						\
-	HP_BURST_COPY8_(body, 1) HP_BURST_COPY8_(body, 2)			\
-	HP_BURST_COPY8_(body, 3) HP_BURST_COPY8_(body, 4)			\
-	HP_BURST_COPY8_(body, 5) HP_BURST_COPY8_(body, 6)			\
+	HP_BURST_COPY8_(kit, body, 1) HP_BURST_COPY8_(kit, body, 2)	\
+	HP_BURST_COPY8_(kit, body, 3) HP_BURST_COPY8_(kit, body, 4)	\
+	HP_BURST_COPY8_(kit, body, 5) HP_BURST_COPY8_(kit, body, 6)	\
 	struct hp_fn_copy_kit kit = {						\
-		.sites = { HP_BURST_NAME8_(body, 1), HP_BURST_NAME8_(body, 2),	\
-			   HP_BURST_NAME8_(body, 3), HP_BURST_NAME8_(body, 4),	\
-			   HP_BURST_NAME8_(body, 5), HP_BURST_NAME8_(body, 6) }, \
+		.sites = { HP_BURST_NAME8_(kit, 1), HP_BURST_NAME8_(kit, 2),	\
+			   HP_BURST_NAME8_(kit, 3), HP_BURST_NAME8_(kit, 4),	\
+			   HP_BURST_NAME8_(kit, 5), HP_BURST_NAME8_(kit, 6) }, \
 		.magic = HP_FN_COPY_KIT_MAGIC,					\
 		.geom = &hp_fn_copy_geom,					\
 	}

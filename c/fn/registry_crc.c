@@ -68,13 +68,7 @@ static inline uint64_t crc_seed(uint64_t seed, unsigned width)
 				#prim "() takes and returns the raw register";	\
 		return NULL;							\
 	}									\
-	static inline __attribute__((always_inline)) uint64_t			\
-	prim##_burst(const void *fn, const uint8_t *buf, size_t len,		\
-		     uint64_t seed, enum hp_mode mode, unsigned n)		\
-	{									\
-		return body(fn, buf, len, seed, mode, n);			\
-	}									\
-	HP_BURST_COPIES(prim##_sites, prim##_burst);				\
+	HP_BURST_COPIES(prim##_sites, body);				\
 	static const struct hp_variant prim##_variants[] = {			\
 		{								\
 			.name = "bitwise-ref",					\

@@ -53,13 +53,7 @@ static int only_16(size_t size)
 		*got = ((fntype)v->fn)(buf, (lentype)len, s);			\
 		return *expected != *got;					\
 	}									\
-	static inline __attribute__((always_inline)) uint64_t			\
-	prim##_burst(const void *fn, const uint8_t *buf, size_t len,		\
-		     uint64_t seed, enum hp_mode mode, unsigned n)		\
-	{									\
-		return body(fn, buf, len, seed, mode, n);			\
-	}									\
-	HP_BURST_COPIES(prim##_sites, prim##_burst);				\
+	HP_BURST_COPIES(prim##_sites, body);				\
 	static const struct hp_variant prim##_variants[] = {			\
 		{								\
 			.name = "ref",						\

@@ -175,13 +175,7 @@ static unsigned long find_bit_empty(const unsigned long *addr, unsigned long nbi
 	{									\
 		return search_case(op, v, buf, len, seed, expected, got);	\
 	}									\
-	static inline __attribute__((always_inline)) uint64_t			\
-	prim##_burst(const void *fn, const uint8_t *buf, size_t len,		\
-		     uint64_t seed, enum hp_mode mode, unsigned n)		\
-	{									\
-		return body(fn, buf, len, seed, mode, n);			\
-	}									\
-	HP_BURST_COPIES(prim##_sites, prim##_burst)
+	HP_BURST_COPIES(prim##_sites, body)
 
 FN_SEARCH(memchr, OP_MEMCHR, fn_memchr_burst);
 FN_SEARCH(strlen, OP_STRLEN, fn_strlen_burst);

@@ -283,32 +283,34 @@ static inline const uint8_t *hp_depend(const uint8_t *p, uint64_t v)
  * HP_BURST_SITES copies of @body, a `static inline` function with
  * hp_burst_fn's signature that is inlined into each copy. The asm line
  * makes the copies differ, so the compiler cannot fold them into one.
+ * The copies are named after @name, so primitives sharing one body each
+ * get sites of their own.
  */
-#define HP_BURST_COPY_(body, k)						\
-	static __attribute__((noinline)) uint64_t body##_site##k(	\
+#define HP_BURST_COPY_(name, body, k)					\
+	static __attribute__((noinline)) uint64_t name##_site##k(	\
 		const void *fn, const uint8_t *buf, size_t len,		\
 		uint64_t seed, enum hp_mode mode, unsigned n)		\
 	{								\
 		__asm__ volatile("# burst call site %c0" : : "i"(k));	\
 		return body(fn, buf, len, seed, mode, n);		\
 	}
-#define HP_BURST_COPY8_(body, k)					\
-	HP_BURST_COPY_(body, k##0) HP_BURST_COPY_(body, k##1)		\
-	HP_BURST_COPY_(body, k##2) HP_BURST_COPY_(body, k##3)		\
-	HP_BURST_COPY_(body, k##4) HP_BURST_COPY_(body, k##5)		\
-	HP_BURST_COPY_(body, k##6) HP_BURST_COPY_(body, k##7)
-#define HP_BURST_NAME8_(body, k)					\
-	body##_site##k##0, body##_site##k##1, body##_site##k##2,	\
-	body##_site##k##3, body##_site##k##4, body##_site##k##5,	\
-	body##_site##k##6, body##_site##k##7
+#define HP_BURST_COPY8_(name, body, k)					\
+	HP_BURST_COPY_(name, body, k##0) HP_BURST_COPY_(name, body, k##1) \
+	HP_BURST_COPY_(name, body, k##2) HP_BURST_COPY_(name, body, k##3) \
+	HP_BURST_COPY_(name, body, k##4) HP_BURST_COPY_(name, body, k##5) \
+	HP_BURST_COPY_(name, body, k##6) HP_BURST_COPY_(name, body, k##7)
+#define HP_BURST_NAME8_(name, k)					\
+	name##_site##k##0, name##_site##k##1, name##_site##k##2,	\
+	name##_site##k##3, name##_site##k##4, name##_site##k##5,	\
+	name##_site##k##6, name##_site##k##7
 #define HP_BURST_COPIES(name, body)					\
-	HP_BURST_COPY8_(body, 1) HP_BURST_COPY8_(body, 2)		\
-	HP_BURST_COPY8_(body, 3) HP_BURST_COPY8_(body, 4)		\
-	HP_BURST_COPY8_(body, 5) HP_BURST_COPY8_(body, 6)		\
+	HP_BURST_COPY8_(name, body, 1) HP_BURST_COPY8_(name, body, 2)	\
+	HP_BURST_COPY8_(name, body, 3) HP_BURST_COPY8_(name, body, 4)	\
+	HP_BURST_COPY8_(name, body, 5) HP_BURST_COPY8_(name, body, 6)	\
 	static const hp_burst_fn name[HP_BURST_SITES] = {		\
-		HP_BURST_NAME8_(body, 1), HP_BURST_NAME8_(body, 2),	\
-		HP_BURST_NAME8_(body, 3), HP_BURST_NAME8_(body, 4),	\
-		HP_BURST_NAME8_(body, 5), HP_BURST_NAME8_(body, 6),	\
+		HP_BURST_NAME8_(name, 1), HP_BURST_NAME8_(name, 2),	\
+		HP_BURST_NAME8_(name, 3), HP_BURST_NAME8_(name, 4),	\
+		HP_BURST_NAME8_(name, 5), HP_BURST_NAME8_(name, 6),	\
 	}
 
 #endif /* HOTPATH_BENCH_H */
