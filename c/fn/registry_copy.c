@@ -204,7 +204,7 @@ static void *memset_empty(void *s, int c, size_t n)
 	return s;
 }
 
-#define FN_COPY_CHECK(prim, op)							\
+#define FN_COPY_CHECK(prim, op, body)						\
 	static int prim##_check(const struct hp_variant *v, const uint8_t *buf,	\
 				size_t len, uint64_t seed, uint64_t *expected,	\
 				uint64_t *got)					\
@@ -212,32 +212,11 @@ static void *memset_empty(void *s, int c, size_t n)
 		detail[0] = 0;							\
 		return copy_case(op, v, buf, len, seed, expected, got);		\
 	}									\
-	HP_FN_COPY_KIT(hp_fn_##prim##_kit, fn_##prim##_lib_burst)
+	HP_FN_COPY_KIT(hp_fn_##prim##_kit, body)
 
-static inline __attribute__((always_inline)) uint64_t
-fn_memcpy_lib_burst(const void *fn, const uint8_t *buf, size_t len, uint64_t seed,
-		    enum hp_mode mode, unsigned n)
-{
-	return fn_copy_burst(fn, buf, len, seed, mode, n);
-}
-
-static inline __attribute__((always_inline)) uint64_t
-fn_memmove_lib_burst(const void *fn, const uint8_t *buf, size_t len, uint64_t seed,
-		     enum hp_mode mode, unsigned n)
-{
-	return fn_copy_burst(fn, buf, len, seed, mode, n);
-}
-
-static inline __attribute__((always_inline)) uint64_t
-fn_memset_lib_burst(const void *fn, const uint8_t *buf, size_t len, uint64_t seed,
-		    enum hp_mode mode, unsigned n)
-{
-	return fn_memset_burst(fn, buf, len, seed, mode, n);
-}
-
-FN_COPY_CHECK(memcpy, OP_MEMCPY);
-FN_COPY_CHECK(memmove, OP_MEMMOVE);
-FN_COPY_CHECK(memset, OP_MEMSET);
+FN_COPY_CHECK(memcpy, OP_MEMCPY, fn_copy_burst);
+FN_COPY_CHECK(memmove, OP_MEMMOVE, fn_copy_burst);
+FN_COPY_CHECK(memset, OP_MEMSET, fn_memset_burst);
 
 static const size_t copy_sizes[] = FN_COPY_SIZES;
 

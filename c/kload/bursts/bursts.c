@@ -44,13 +44,7 @@ const hp_burst_fn *const hp_kburst_crc32c = crc32c_sites;
 /* The fn lab's crc and hash kinds (c/fn/fn_bursts.h): one set of copies per
  * primitive, as in libhotpath, so no two share a call site. */
 #define FN_KBURST(prim, body)						\
-	static inline __attribute__((always_inline)) uint64_t		\
-	prim##_kburst(const void *fn, const uint8_t *buf, size_t len,	\
-		      uint64_t seed, enum hp_mode mode, unsigned n)	\
-	{								\
-		return body(fn, buf, len, seed, mode, n);		\
-	}								\
-	HP_BURST_COPIES(prim##_ksites, prim##_kburst);			\
+	HP_BURST_COPIES(prim##_ksites, body);				\
 	const hp_burst_fn *const hp_kburst_##prim = prim##_ksites
 
 FN_KBURST(crc32_le, fn_crc32_burst);
@@ -75,13 +69,7 @@ uint8_t hp_fn_copy_area[HP_FN_AREA_BYTES] __attribute__((aligned(64)));
 uint8_t hp_fn_search_area[HP_FN_AREA_BYTES] __attribute__((aligned(64)));
 
 #define FN_KCOPY(prim, body)							\
-	static inline __attribute__((always_inline)) uint64_t			\
-	prim##_kburst(const void *fn, const uint8_t *buf, size_t len,		\
-		      uint64_t seed, enum hp_mode mode, unsigned n)		\
-	{									\
-		return body(fn, buf, len, seed, mode, n);			\
-	}									\
-	HP_FN_COPY_KIT(hp_fn_##prim##_kkit, prim##_kburst);		\
+	HP_FN_COPY_KIT(hp_fn_##prim##_kkit, body);				\
 	const hp_burst_fn *const hp_kburst_##prim = hp_fn_##prim##_kkit.sites
 
 FN_KCOPY(memcpy, fn_copy_burst);
