@@ -47,13 +47,14 @@ def functions_in(obj: Path) -> dict[str, list[Insn]]:
 
 
 def burst_functions() -> dict[str, list[Insn]]:
-    """Disassembly of every copy of every burst function (`*_burst_siteNN`,
-    bench.h's HP_BURST_COPIES) in the built objects."""
+    """Disassembly of every copy of every burst function (`TABLE_siteNN`,
+    bench.h's HP_BURST_COPIES, named after the table of copies) in the
+    built objects."""
     funcs: dict[str, list[Insn]] = {}
     objs = (BUILD / "obj" / "c").rglob("*.o")
     for obj in sorted(o for o in objs if o.parent.name != "bench"):
         for name, insns in functions_in(obj).items():
-            if re.search(r"_burst_site\d+$", name):
+            if re.search(r"_site\d\d$", name):
                 funcs[f"{obj.stem}:{name}"] = insns
     return funcs
 
@@ -92,7 +93,7 @@ def funcs() -> dict[str, list[Insn]]:
     """Every burst function that holds timed loops itself."""
     subprocess.run(["make", "-s", "-C", str(ROOT), "all"], check=True)
     found = burst_functions()
-    assert found, "no *_burst_siteNN function found in build/obj"
+    assert found, "no *_siteNN burst copy found in build/obj"
     names = {key.split(":")[1] for key in found}
     for key, insns in list(found.items()):
         target = wrapper_of(insns)
